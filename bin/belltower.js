@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Thin launcher: the CLI lives in dist/ (built by `npm run build`).
+import('../dist/cli/main.js').then(
+  (cli) => cli.main(process.argv),
+  (error) => {
+    if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js')) {
+      process.stderr.write('belltower: the CLI is not built yet. Run `npm run build` in the belltower folder.\n');
+    } else {
+      process.stderr.write(`belltower: ${error && error.stack ? error.stack : String(error)}\n`);
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,353 @@
+/**
+ * The verdict engine: `(state, signal, now) → (state, effects)`. Pure: no clock, no timers, no I/O.
+ * The same function runs live and in replay, so a recording reproduces a verdict timeline exactly.
+ *
+ * Each rule below names the failure it prevents; DESIGN.md "The rules the engine must keep".
+ */
+import type { Effect } from './effects.js';
+import * as gates from './gate.js';
+import { decideHold } from './hold.js';
+import type { BlockedKind, Signal, SourceName } from './signals.js';
+import { confidenceOf, isFirstParty } from './signals.js';
+import type { EngineState, Hold, TileStateName, Verdict } from './state.js';
+
+export interface Step {
+  state: EngineState;
+  effects: Effect[];
+}
+
+/** Signals that state what the agent is doing: any of them cancels a held verdict. */
+const CLAIMS = new Set<Signal['type']>(['turn-start', 'working', 'blocked', 'failed', 'interrupted', 'quiet-latch', 'prompt', 'exit', 'session-end']);
+
+interface Draft {
+  state: EngineState;
+  effects: Effect[];
+  signal: Signal;
+  now: number;
+  notes: string[];
+}
+
+export function reduce(state: EngineState, signal: Signal, now: number): Step {
+  const draft: Draft = { state, effects: [], signal, now, notes: [] };
+
+  // Order of truth is the sequence number, never the timestamp: evidence older than what was
+  // already applied is stale (a Stop that loses the race with the next prompt is not a done).
+  if (signal.type !== 'wake' && signal.seq <= state.lastSeq) {
+    note(draft, `ignored: stale (seq ${signal.seq} ≤ ${state.lastSeq})`);
+    return finish(draft);
+  }
+  // Holds that matured before this signal are settled first, at the time they matured.
+  settle(draft);
+  if (signal.type !== 'wake') {
+    draft.state = { ...draft.state, lastSeq: signal.seq };
+    if (CLAIMS.has(signal.type)) draft.state = { ...draft.state, lastClaimSeq: signal.seq };
+  }
+  apply(draft);
+  settle(draft);
+  return finish(draft);
+}
+
+function apply(d: Draft): void {
+  const s = d.signal;
+  if (isFirstParty(s.source) && !d.state.firstPartySeen) d.state = { ...d.state, firstPartySeen: true };
+  if (s.source === 'title') return applyTitle(d);
+
+  switch (s.type) {
+    case 'turn-start':
+      return applyTurnStart(d, s.real);
+    case 'working':
+      setFirstPartyClaim(d, 'working');
+      if (s.source === 'psp') d.state = { ...d.state, screen: 'working' };
+      return setVerdict(d, 'working', s.detail ?? 'working');
+    case 'turn-end':
+      return applyTurnEnd(d, s);
+    case 'at-rest':
+      return applyAtRest(d, s.detail);
+    case 'blocked':
+      // A blocked screen painted after a Stop wins over the done it follows (the claim cancelled it).
+      setFirstPartyClaim(d, 'rest');
+      if (s.source === 'psp') d.state = { ...d.state, screen: 'rest' };
+      return setVerdict(d, 'blocked', s.detail ?? `needs you: ${s.kind ?? 'other'}`, { kind: s.kind ?? 'other' });
+    case 'failed':
+      setFirstPartyClaim(d, 'rest');
+      d.state = { ...d.state, turnOpen: false };
+      return setVerdict(d, 'failed', s.detail ?? 'the turn ended in an error');
+    case 'interrupted':
+      // The user interrupted: they are right there, so no done and no ring.
+      setFirstPartyClaim(d, 'rest');
+      d.state = { ...d.state, turnOpen: false };
+      return setVerdict(d, 'idle', 'interrupted');
+    case 'quiet-latch':
+      return applyQuietLatch(d, s.why, s.phase);
+    case 'subagent-start':
+      d.state = { ...d.state, gate: gates.startSubagent(d.state.gate, s.id, d.now) };
+      return note(d, `subagent ${s.id} started`);
+    case 'subagent-stop':
+      d.state = { ...d.state, gate: gates.stopSubagent(d.state.gate, s.id) };
+      if (s.background) d.state = { ...d.state, gate: gates.declareBackground(d.state.gate, s.background, d.now) };
+      return note(d, `subagent ${s.id} stopped`);
+    case 'teammate-idle':
+      d.state = { ...d.state, gate: gates.teammateIdle(d.state.gate, s.name, d.now) };
+      return note(d, `teammate ${s.name} idle`);
+    case 'child':
+      d.state = { ...d.state, gate: s.open ? gates.openChild(d.state.gate, s.id, d.now) : gates.closeChild(d.state.gate, s.id) };
+      return note(d, `child ${s.id} ${s.open ? 'open' : 'cleared'}`);
+    case 'banner':
+      return applyBanner(d, s.text);
+    case 'unknown':
+      return note(d, 'ignored: only a title can be unknown');
+    case 'prompt':
+      return applyPrompt(d);
+    case 'seen':
+      if (d.state.verdict.state === 'done') return setVerdict(d, 'idle', 'seen');
+      return note(d, 'seen');
+    case 'spawned':
+      return note(d, 'spawned');
+    case 'exit':
+      d.state = { ...d.state, turnOpen: false, hold: null };
+      return setVerdict(d, 'exited', describeExit(s.code, s.signal, s.error), { exit: { code: s.code, signal: s.signal, ...(s.error ? { error: s.error } : {}) } });
+    case 'session-end':
+      d.state = { ...d.state, turnOpen: false };
+      return setVerdict(d, 'idle', `session ended (${s.reason})`);
+    case 'wake':
+      return;
+  }
+}
+
+function applyTurnStart(d: Draft, real: boolean): void {
+  setFirstPartyClaim(d, 'working');
+  if (real) {
+    // A real prompt lifts the quiet latch (/clear and /compact are not turns).
+    d.state = { ...d.state, latched: false, rangEarly: false };
+  }
+  d.state = { ...d.state, turnOpen: true };
+  setVerdict(d, 'working', real ? 'prompt submitted' : 'background task reported back');
+}
+
+type TurnEnd = Extract<Signal, { type: 'turn-end' }>;
+
+function applyTurnEnd(d: Draft, s: TurnEnd): void {
+  const t = d.now;
+  if (s.source === 'hook') {
+    // Duplicate Stops within the window are one Stop.
+    const last = d.state.lastStopAt;
+    if (last !== null && t - last < d.state.options.timing.duplicateStopMs) return note(d, 'ignored: duplicate Stop');
+    d.state = { ...d.state, lastStopAt: t };
+  }
+  if (s.background) d.state = { ...d.state, gate: gates.declareBackground(d.state.gate, s.background, t) };
+  if (s.pendingAgents !== undefined) d.state = { ...d.state, gate: gates.declarePendingAgents(d.state.gate, s.pendingAgents, t) };
+  setFirstPartyClaim(d, 'rest');
+  if (s.source === 'psp') d.state = { ...d.state, screen: 'rest' };
+
+  // A compaction is a model call: first-party status says done after it. No real prompt since the
+  // latch means no turn, and no turn means no done.
+  if (d.state.latched) {
+    d.state = { ...d.state, turnOpen: false, hold: null };
+    return setVerdict(d, 'idle', 'no real prompt since /clear or /compact');
+  }
+  if (d.state.hold) return note(d, 'joins the held turn end');
+  if (d.state.verdict.state === 'done' && !d.state.turnOpen) return note(d, 'already done');
+
+  const hold: Hold = {
+    source: s.source,
+    reason: s.detail ?? 'turn ended',
+    since: t,
+    seq: d.signal.seq,
+    verdictVersion: d.state.verdictVersion,
+    notBefore: t + d.state.options.timing.conflictWindowMs,
+    gated: false,
+    quietFrom: null,
+    waitsForScreen: true,
+  };
+  d.state = { ...d.state, hold, turnOpen: false, lastClaimSeq: d.signal.seq };
+  note(d, 'held: conflict window');
+}
+
+function applyAtRest(d: Draft, detail: string | undefined): void {
+  if (d.signal.source === 'psp') d.state = { ...d.state, screen: 'rest' };
+  if (isFirstParty(d.signal.source)) setFirstPartyClaim(d, 'rest');
+  if (d.state.hold) return note(d, 'at rest while a turn end is held');
+  const current = d.state.verdict.state;
+  // At rest without a claimed turn end: start-up, a local command, an interrupt, a dismissed dialog.
+  if (current === 'done' || current === 'failed' || current === 'exited') return note(d, `at rest; stays ${current}`);
+  d.state = { ...d.state, turnOpen: false };
+  setVerdict(d, 'idle', detail ?? 'at rest');
+}
+
+function applyQuietLatch(d: Draft, why: 'clear' | 'compact', phase: 'begin' | 'end'): void {
+  // /clear and /compact redraw the screen: reset the screen sources, drop any held done, and mute
+  // the title until the next real prompt.
+  d.state = {
+    ...d.state,
+    latched: true,
+    hold: null,
+    turnOpen: false,
+    screen: 'none',
+    titleWorkedSinceRest: false,
+  };
+  if (why === 'compact' && phase === 'begin') return setVerdict(d, 'working', 'compacting');
+  setVerdict(d, 'idle', why === 'clear' ? '/clear' : '/compact');
+}
+
+function applyBanner(d: Draft, text: string): void {
+  // A banner may only make a done appear sooner. A false one is not harmless, a missed one is.
+  if (d.state.latched) return note(d, 'ignored: screen muted after /clear or /compact');
+  if (d.state.firstPartyClaim === 'working') return note(d, 'ignored: first-party evidence says working');
+  const gate = gates.readGate(d.state.gate, d.state.options.timing, d.now);
+  if (gate.total > 0) return note(d, `ignored: ${gates.describeGate(gate)}`);
+  const hold = d.state.hold;
+  if (hold) {
+    if (hold.source === 'title') return release(d, hold, 'banner', text);
+    return note(d, 'ignored: a first-party turn end is held');
+  }
+  if (d.state.verdict.state === 'done') return note(d, 'ignored: already done');
+  if (d.state.verdict.state !== 'working') return note(d, `ignored: was ${d.state.verdict.state}, not working`);
+  d.state = { ...d.state, turnOpen: false };
+  setVerdict(d, 'done', text, { early: true });
+}
+
+function applyPrompt(d: Draft): void {
+  d.state = { ...d.state, rangEarly: false };
+  // Without hooks, the user's own submit is the only sign of a real prompt.
+  if (!d.state.options.promptsFromHooks) d.state = { ...d.state, latched: false };
+  const current = d.state.verdict.state;
+  if (current === 'blocked') return setVerdict(d, 'working', 'you answered');
+  if (current === 'done') return setVerdict(d, 'idle', 'seen: you typed');
+  note(d, 'prompt');
+}
+
+/** The title is a fallback: it decides only while no first-party evidence exists and no latch mutes it. */
+function applyTitle(d: Draft): void {
+  const s = d.signal;
+  const reading = s.type === 'working' ? 'working' : s.type === 'at-rest' ? 'rest' : s.type === 'unknown' ? 'unknown' : null;
+  if (reading === null) return note(d, `ignored: a title cannot say ${s.type}`);
+  if (d.state.latched) return note(d, 'ignored: title muted until the next real prompt');
+  d.state = { ...d.state, screen: reading };
+  if (d.state.firstPartySeen) return note(d, 'screen reading only: first-party evidence decides');
+
+  const detail = 'detail' in s && typeof s.detail === 'string' ? s.detail : undefined;
+  if (reading === 'working') {
+    d.state = { ...d.state, titleWorkedSinceRest: true, turnOpen: true };
+    if (d.state.hold?.source === 'title') d.state = { ...d.state, hold: null };
+    return setVerdict(d, 'working', detail ?? 'title spinner');
+  }
+  if (reading === 'unknown') {
+    if (d.state.hold?.source === 'title') d.state = { ...d.state, hold: null };
+    return setVerdict(d, 'unknown', detail ?? 'unknown title glyph');
+  }
+  if (d.state.hold) return note(d, 'title at rest: held');
+  if (d.state.titleWorkedSinceRest && d.state.verdict.state === 'working') {
+    // Titles flicker during a turn: the idle glyph must hold before it means a finished turn.
+    const hold: Hold = {
+      source: 'title',
+      reason: 'title at rest after working',
+      since: d.now,
+      seq: s.seq,
+      verdictVersion: d.state.verdictVersion,
+      notBefore: d.now + d.state.options.timing.titleStabiliseMs,
+      gated: false,
+      quietFrom: null,
+      waitsForScreen: false,
+    };
+    d.state = { ...d.state, hold, titleWorkedSinceRest: false };
+    return note(d, 'held: title stabilisation');
+  }
+  if (d.state.verdict.state === 'done') return note(d, 'title at rest; stays done');
+  setVerdict(d, 'idle', detail ?? 'title at rest');
+}
+
+function setFirstPartyClaim(d: Draft, claim: 'working' | 'rest'): void {
+  if (isFirstParty(d.signal.source)) d.state = { ...d.state, firstPartyClaim: claim };
+}
+
+/** Settle the held verdict against `now`: cancel, keep (and ask to be woken), or release it. */
+function settle(d: Draft): void {
+  const decision = decideHold(d.state, d.now);
+  switch (decision.action) {
+    case 'none':
+      return;
+    case 'cancel':
+      d.state = { ...d.state, hold: null };
+      return note(d, `hold cancelled: ${decision.why}`);
+    case 'keep':
+      d.state = { ...d.state, hold: decision.hold };
+      return;
+    case 'release':
+      return release(d, decision.hold, decision.hold.source, decision.hold.reason);
+  }
+}
+
+function release(d: Draft, hold: Hold, source: SourceName, reason: string): void {
+  d.state = { ...d.state, hold: null, titleWorkedSinceRest: false };
+  setVerdict(d, 'done', reason, { source, seq: hold.seq });
+}
+
+interface VerdictExtras {
+  kind?: BlockedKind;
+  exit?: Verdict['exit'];
+  source?: SourceName;
+  seq?: number;
+  /** A banner's early done: the real done that may follow in this turn does not ring again. */
+  early?: boolean;
+}
+
+function setVerdict(d: Draft, to: TileStateName, reason: string, extras: VerdictExtras = {}): void {
+  const from = d.state.verdict;
+  const source = extras.source ?? d.signal.source;
+  if (from.state === to && from.kind === extras.kind && to !== 'exited') return note(d, `stays ${to}`);
+  const verdict: Verdict = {
+    state: to,
+    ...(extras.kind ? { kind: extras.kind } : {}),
+    ...(extras.exit ? { exit: extras.exit } : {}),
+    source,
+    confidence: confidenceOf(source),
+    reason,
+    since: d.now,
+    seq: extras.seq ?? d.signal.seq,
+  };
+  d.state = { ...d.state, verdict, verdictVersion: d.state.verdictVersion + 1 };
+  d.effects.push({ type: 'verdict', from: from.state, to, verdict });
+  note(d, `${from.state} → ${to}${verdict.kind ? ` (${verdict.kind})` : ''}: ${reason}`);
+
+  const rings = to === 'done' || to === 'blocked' || to === 'failed';
+  if (!rings || from.state === to) return;
+  if (to === 'done' && d.state.rangEarly) {
+    d.state = { ...d.state, rangEarly: false };
+    return note(d, 'no ring: the early done already rang');
+  }
+  d.effects.push({ type: 'ring', state: to, verdict });
+  if (extras.early) d.state = { ...d.state, rangEarly: true };
+}
+
+function note(d: Draft, text: string): void {
+  d.notes.push(text);
+}
+
+function describeExit(code: number | null, signal: string | null, error?: string): string {
+  if (error) return error;
+  if (signal) return `killed by ${signal}`;
+  return `exited with code ${code ?? 'unknown'}`;
+}
+
+function finish(d: Draft): Step {
+  let state = d.state;
+  const s = d.signal;
+  if (d.notes.length > 0 && s.type !== 'wake') {
+    const entry = { t: d.now, seq: s.seq, source: s.source, signal: s.type, note: d.notes.join('; ') };
+    state = { ...state, why: [...state.why, entry].slice(-state.options.whyDepth) };
+  } else if (s.type === 'wake' && d.effects.length > 0) {
+    const entry = { t: d.now, seq: s.seq, source: 'engine' as const, signal: s.type, note: d.notes.join('; ') };
+    state = { ...state, why: [...state.why, entry].slice(-state.options.whyDepth) };
+  }
+  const wakeAt = nextWake(state, d.now);
+  if (wakeAt !== state.wakeAt) {
+    state = { ...state, wakeAt };
+    d.effects.push({ type: 'wakeAt', t: wakeAt });
+  }
+  return { state, effects: d.effects };
+}
+
+function nextWake(state: EngineState, now: number): number | null {
+  const decision = decideHold(state, now);
+  return decision.action === 'keep' ? decision.wakeAt : null;
+}

@@ -1,0 +1,116 @@
+/**
+ * Signals: typed evidence, the only input of the verdict engine.
+ *
+ * A source (title, psp, banner, hooks, transcript, process) turns raw evidence into signals and
+ * never decides a tile's state. Every signal carries the source it came from, the time it was
+ * observed (`t`, milliseconds on the tile's clock) and a sequence number (`seq`, strictly
+ * increasing per tile: the order of truth when two signals share a millisecond).
+ */
+
+/** Where a piece of evidence came from. */
+export type SourceName =
+  | 'hook' // the agent's own hook calls (HTTP or the command relay)
+  | 'psp' // OSC 7501, the Program Status Protocol
+  | 'transcript' // the agent's own session log
+  | 'notify' // the agent's turn-complete callback (Codex notify)
+  | 'title' // OSC 0/2 title glyphs
+  | 'banner' // the completion banner's shape on rendered rows
+  | 'process' // spawn, exit code, signal
+  | 'user' // what the user did in belltower (submitted input, looked at the tile)
+  | 'engine'; // the engine's own timers (a held verdict released, a gate expired)
+
+/** How much a verdict can be trusted, by the kind of source that decided it. */
+export type Confidence = 'first-party' | 'fallback' | 'accelerator';
+
+export function confidenceOf(source: SourceName): Confidence {
+  switch (source) {
+    case 'title':
+      return 'fallback';
+    case 'banner':
+      return 'accelerator';
+    default:
+      return 'first-party';
+  }
+}
+
+/** First-party sources are the agent speaking for itself (DESIGN: precedence). */
+export function isFirstParty(source: SourceName): boolean {
+  return source === 'hook' || source === 'psp' || source === 'transcript' || source === 'notify';
+}
+
+/** A background task the agent declared on Stop / SubagentStop (Claude's `background_tasks`). */
+export interface BackgroundTask {
+  id: string;
+  type: 'shell' | 'subagent' | 'teammate' | 'other';
+  /** A teammate's or agent's name, when the agent gives one. */
+  name?: string;
+}
+
+export type BlockedKind = 'permission' | 'question' | 'auth' | 'other';
+
+/** The body of a signal: what the evidence means, without the bookkeeping. */
+export type SignalBody =
+  /** A turn began: UserPromptSubmit, a transcript user prompt, Codex task_started, Gemini BeforeAgent.
+   * `real` is false for prompts the agent made itself (a `<task-notification>` from a background task). */
+  | { type: 'turn-start'; real: boolean }
+  /** The agent is working: a tool started or finished, OSC 7501 working, a title spinner. */
+  | { type: 'working'; detail?: string }
+  /** The agent's main loop stopped: Stop, transcript turn_duration, OSC 7501 done, Codex notify,
+   * Gemini AfterAgent. Background work it declares (or counts) gates the done. */
+  | {
+      type: 'turn-end';
+      /** The declared background tasks still running, when the evidence carries the list
+       * (Claude's Stop always does; absent means "this evidence does not say"). */
+      background?: BackgroundTask[];
+      /** A declared count of pending background agents without ids (transcript). */
+      pendingAgents?: number;
+      detail?: string;
+    }
+  /** At rest without claiming a finished turn: OSC 7501 idle, the title's idle glyph. */
+  | { type: 'at-rest'; detail?: string }
+  /** Needs the user: a permission request, a question, a dialog. */
+  | { type: 'blocked'; kind?: BlockedKind; detail?: string }
+  /** The turn ended in an agent error: StopFailure, OSC 7501 error. */
+  | { type: 'failed'; detail?: string }
+  /** The user interrupted the turn (transcript "[Request interrupted by user]", Codex turn_aborted). */
+  | { type: 'interrupted' }
+  /** /clear or /compact began or ended: SessionEnd(clear), PreCompact, SessionStart(clear|compact),
+   * PostCompact. `phase: 'begin'` while the compaction model call runs, `'end'` once at rest. */
+  | { type: 'quiet-latch'; why: 'clear' | 'compact'; phase: 'begin' | 'end' }
+  /** A subagent started or stopped, by agent id. A stop may carry the declared background list. */
+  | { type: 'subagent-start'; id: string }
+  | { type: 'subagent-stop'; id: string; background?: BackgroundTask[] }
+  /** A teammate went idle (drained by count, clamped by known names). */
+  | { type: 'teammate-idle'; name: string }
+  /** An OSC 7501 child record opened (`id=…` with a live state) or cleared (`state=clear:id=…`). */
+  | { type: 'child'; id: string; open: boolean; detail?: string }
+  /** The completion banner's shape appeared on the screen. */
+  | { type: 'banner'; text: string }
+  /** A title glyph belltower does not know: the title says nothing it can trust. */
+  | { type: 'unknown'; detail?: string }
+  /** The user submitted input in belltower (never what was typed). */
+  | { type: 'prompt' }
+  /** The user looked at the tile: an unseen done becomes idle. */
+  | { type: 'seen' }
+  /** The process started. */
+  | { type: 'spawned' }
+  /** The process ended, or never started (`error` holds why). */
+  | { type: 'exit'; code: number | null; signal: string | null; error?: string }
+  /** The session ended in the agent's own words (SessionEnd other than clear). */
+  | { type: 'session-end'; reason: string }
+  /** A wake-up the engine asked for (`wakeAt`). Carries no evidence. */
+  | { type: 'wake' };
+
+export type SignalType = SignalBody['type'];
+
+/** A signal: its meaning, where it came from, when, and its place in the order of truth. */
+export type Signal = SignalBody & {
+  source: SourceName;
+  /** Milliseconds on the tile's clock (since the recording started). */
+  t: number;
+  /** Strictly increasing per tile; orders signals that share a millisecond. */
+  seq: number;
+};
+
+/** What a source hands over before the session stamps `t` and `seq`. */
+export type SourceSignal = SignalBody & { source: SourceName };

@@ -1,0 +1,147 @@
+/**
+ * The tile's state as the engine keeps it: the verdict it shows, with provenance, and the
+ * bookkeeping the rules need (holds, gates, the quiet latch). Plain data, so a state can be
+ * compared, logged and replayed.
+ */
+import type { BlockedKind, Confidence, SignalType, SourceName } from './signals.js';
+import type { Timing } from './timing.js';
+import { DEFAULT_TIMING } from './timing.js';
+
+export type TileStateName = 'starting' | 'working' | 'blocked' | 'done' | 'idle' | 'exited' | 'failed' | 'unknown';
+
+export const TILE_STATES: readonly TileStateName[] = ['starting', 'working', 'blocked', 'done', 'idle', 'exited', 'failed', 'unknown'];
+
+/** What a tile shows, and who decided it. */
+export interface Verdict {
+  state: TileStateName;
+  /** blocked: permission, question, auth, other. */
+  kind?: BlockedKind;
+  /** exited: the exit code, signal, or why it never started. */
+  exit?: { code: number | null; signal: string | null; error?: string };
+  source: SourceName;
+  confidence: Confidence;
+  reason: string;
+  /** When the tile entered this state (ms on the tile's clock). */
+  since: number;
+  /** The sequence number of the signal that decided it. */
+  seq: number;
+}
+
+/** What the screen (title or OSC 7501 status) reads right now. */
+export type ScreenReading = 'none' | 'working' | 'rest' | 'unknown';
+
+/** A verdict the engine is holding back until the rules let it go. */
+export interface Hold {
+  source: SourceName;
+  reason: string;
+  /** When the evidence arrived, and its sequence number: anything newer that matters cancels. */
+  since: number;
+  seq: number;
+  /** The verdict's version when the hold began: if the verdict moves, the hold is stale. */
+  verdictVersion: number;
+  /** Not before this time (conflict window, title stabilisation, quiet after a gate). */
+  notBefore: number;
+  /** True once background work held it back: it then needs the long quiet before release. */
+  gated: boolean;
+  /** When the gate was first seen empty after holding (the quiet is counted from here). */
+  quietFrom: number | null;
+  /** A first-party turn end waits for the screen to read idle, or for the stuck-screen settle. */
+  waitsForScreen: boolean;
+}
+
+export interface GateState {
+  /** Subagents counted by SubagentStart, by agent id → when they started. */
+  subagents: Record<string, number>;
+  /** The latest declared background subagent count, and when it was declared. */
+  declaredSubagents: { count: number; at: number };
+  /** Declared running shells and other hook-less tasks, by id → when declared. */
+  shells: Record<string, number>;
+  /** OSC 7501 child records still open, by id → when opened. */
+  children: Record<string, number>;
+  /** Teammates: the declared names (may be empty when only a count is known), the declared count,
+   * the distinct names that went idle since, and when teammate evidence was last seen. */
+  teammates: { names: string[]; count: number; idle: string[]; at: number };
+}
+
+/** One line of the tile's "why?": a signal and what the engine made of it. */
+export interface WhyEntry {
+  t: number;
+  seq: number;
+  source: SourceName;
+  signal: SignalType;
+  note: string;
+}
+
+export interface EngineOptions {
+  timing: Timing;
+  /** The agent reports real prompts through hooks (UserPromptSubmit / BeforeAgent): only those lift
+   * the quiet latch. Without hooks, the user's own submit does. */
+  promptsFromHooks: boolean;
+  /** How many "why?" entries a tile keeps. */
+  whyDepth: number;
+}
+
+export interface EngineState {
+  options: EngineOptions;
+  verdict: Verdict;
+  /** Counts verdict changes, so a hold can tell whether the state moved under it. */
+  verdictVersion: number;
+  /** The newest sequence number applied. */
+  lastSeq: number;
+  /** The sequence number of the newest status claim (anything that cancels a held verdict). */
+  lastClaimSeq: number;
+  /** What the newest first-party claim said: a banner is dropped while it says working. */
+  firstPartyClaim: 'none' | 'working' | 'rest';
+  /** Any first-party evidence seen: from then on the title decides nothing. */
+  firstPartySeen: boolean;
+  /** A real turn is running (a prompt was submitted and no end has been accepted since). */
+  turnOpen: boolean;
+  /** /clear or /compact muted the screen sources, and no turn can end in done, until the next real
+   * prompt. */
+  latched: boolean;
+  /** The screen's latest reading and whether the title showed a spinner since the last rest. */
+  screen: ScreenReading;
+  titleWorkedSinceRest: boolean;
+  /** A banner's early done rang and first-party evidence may take it back: the real done that
+   * follows in the same turn does not ring again. */
+  rangEarly: boolean;
+  /** The last accepted Stop-like turn end from hooks, for the duplicate window. */
+  lastStopAt: number | null;
+  gate: GateState;
+  hold: Hold | null;
+  /** The time the engine has asked to be woken at, if any. */
+  wakeAt: number | null;
+  why: WhyEntry[];
+}
+
+export function initialState(options: Partial<EngineOptions> = {}): EngineState {
+  return {
+    options: {
+      timing: options.timing ?? { ...DEFAULT_TIMING },
+      promptsFromHooks: options.promptsFromHooks ?? false,
+      whyDepth: options.whyDepth ?? 16,
+    },
+    verdict: { state: 'starting', source: 'process', confidence: 'first-party', reason: 'starting', since: 0, seq: 0 },
+    verdictVersion: 0,
+    lastSeq: 0,
+    lastClaimSeq: 0,
+    firstPartyClaim: 'none',
+    firstPartySeen: false,
+    turnOpen: false,
+    latched: false,
+    screen: 'none',
+    titleWorkedSinceRest: false,
+    rangEarly: false,
+    lastStopAt: null,
+    gate: {
+      subagents: {},
+      declaredSubagents: { count: 0, at: 0 },
+      shells: {},
+      children: {},
+      teammates: { names: [], count: 0, idle: [], at: 0 },
+    },
+    hold: null,
+    wakeAt: null,
+    why: [],
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { Scenario, prompt, stop } from './scenario.js';
+
+describe('blocked against done: the conflict window', () => {
+  it('Stop then PermissionRequest inside the window: blocked, not done', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(2_000, 'hook', stop())
+      .at(2_400, 'hook', { type: 'blocked', kind: 'permission' })
+      .until(60_000);
+    expect(s.count('done')).toBe(0);
+    expect(s.now).toBe('blocked');
+    expect(s.state.verdict.kind).toBe('permission');
+    expect(s.rings).toEqual(['blocked']);
+  });
+
+  it('Stop then an OSC 7501 blocked inside the window: blocked, not done', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(2_000, 'hook', stop())
+      .at(2_749, 'psp', { type: 'blocked', kind: 'question' })
+      .until(60_000);
+    expect(s.count('done')).toBe(0);
+    expect(s.state.verdict.kind).toBe('question');
+  });
+
+  it('after the window: done, then blocked, each rung once', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(2_000, 'hook', stop())
+      .at(2_750, 'hook', { type: 'blocked', kind: 'permission' })
+      .at(8_750, 'hook', { type: 'blocked', kind: 'permission' }) // Notification(permission_prompt) 6 s later
+      .until(60_000);
+    expect(s.states).toEqual(['working', 'done', 'blocked']);
+    expect(s.rings).toEqual(['done', 'blocked']);
+  });
+
+  it('a conflict window set to 2 s lets a later blocked win', () => {
+    const s = new Scenario({ timing: { conflictWindowMs: 2_000 } })
+      .at(1_000, 'hook', prompt)
+      .at(2_000, 'hook', stop())
+      .at(3_500, 'hook', { type: 'blocked', kind: 'permission' })
+      .until(60_000);
+    expect(s.count('done')).toBe(0);
+  });
+
+  it('a permission prompt mid-turn: blocked with its kind, then working after approval, then one done', () => {
+    const s = new Scenario()
+      .at(5_000, 'hook', prompt)
+      .at(12_170, 'hook', { type: 'blocked', kind: 'permission' })
+      .at(12_200, 'psp', { type: 'blocked', kind: 'permission' })
+      .at(18_250, 'hook', { type: 'blocked', kind: 'permission' })
+      .at(24_790, 'psp', { type: 'working' })
+      .at(30_000, 'hook', stop())
+      .at(30_300, 'psp', { type: 'turn-end' })
+      .until(60_000);
+    expect(s.states).toEqual(['working', 'blocked', 'working', 'done']);
+    expect(s.rings).toEqual(['blocked', 'done']);
+  });
+
+  it('the user answering a blocked tile makes it working until the agent says more', () => {
+    const s = new Scenario().at(1_000, 'hook', prompt).at(2_000, 'hook', { type: 'blocked', kind: 'permission' }).at(5_000, 'user', { type: 'prompt' });
+    expect(s.now).toBe('working');
+    expect(s.state.verdict.source).toBe('user');
+  });
+});
+
+describe('OSC 7501 alone', () => {
+  it('state=blocked kind=permission: blocked with its kind', () => {
+    const s = new Scenario({ promptsFromHooks: false }).at(1_000, 'psp', { type: 'working' }).at(2_000, 'psp', { type: 'blocked', kind: 'permission' });
+    expect(s.now).toBe('blocked');
+    expect(s.state.verdict.kind).toBe('permission');
+    expect(s.state.verdict.source).toBe('psp');
+  });
+
+  it('idle at start-up is idle, not done', () => {
+    const s = new Scenario({ promptsFromHooks: false }).at(100, 'psp', { type: 'at-rest' }).until(60_000);
+    expect(s.now).toBe('idle');
+    expect(s.rings).toEqual([]);
+  });
+});

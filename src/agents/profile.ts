@@ -1,0 +1,37 @@
+/**
+ * An agent profile: what belltower knows about one kind of agent — which evidence it speaks and
+ * how to read it. Adding an agent is adding a profile. Launch details (settings files, hook
+ * injection) live beside each profile; this interface is what the verdict pipeline needs, the
+ * same live and in replay.
+ */
+import type { SourceName, SourceSignal } from '../verdict/signals.js';
+
+/** Reads an agent's session log one record at a time; the reader's state is plain data. */
+export interface TranscriptReader<S = unknown> {
+  initial(): S;
+  read(state: S, record: unknown): { state: S; signals: SourceSignal[] };
+}
+
+export interface TitleReader {
+  /** Classify one OSC 0/2 title: working, at rest, unknown, or no evidence at all. */
+  classify(title: string): SourceSignal[];
+}
+
+export type AgentName = 'claude' | 'codex' | 'gemini' | 'shell';
+
+export interface AgentProfile {
+  name: AgentName;
+  /** The evidence this agent speaks, for the README's table and for "why?". */
+  evidence: readonly SourceName[];
+  /** Real prompts are reported by hooks (UserPromptSubmit, BeforeAgent): only those lift the quiet
+   * latch. Otherwise the user's own submit counts as the real prompt. */
+  promptsFromHooks: boolean;
+  /** Answer the OSC 7501 feature query (on by default; the agent then reports its own status). */
+  answerPsp: boolean;
+  title: TitleReader | null;
+  /** Read the completion banner from rendered rows (Claude's `✻ Worked for 7s`). */
+  banner: boolean;
+  hooks: ((event: string, payload: Record<string, unknown>) => SourceSignal[]) | null;
+  transcript: TranscriptReader | null;
+  notify: ((payload: Record<string, unknown>) => SourceSignal[]) | null;
+}

@@ -1,0 +1,72 @@
+/**
+ * The agent profiles belltower knows, by name. Each states which evidence it uses (the README's
+ * table is this data).
+ */
+import { claudeHookSignals } from '../sources/hooks/claude-hooks.js';
+import { codexNotifySignals } from '../sources/hooks/codex-notify.js';
+import { geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
+import { classifyTitle } from '../sources/title.js';
+import type { AgentName, AgentProfile, TitleReader } from './profile.js';
+import { CLAUDE_TITLE, CODEX_TITLE, GEMINI_TITLE, SHELL_TITLE } from './title-glyphs.js';
+import type { TitleGlyphs } from './title-glyphs.js';
+
+const titleReader = (glyphs: TitleGlyphs): TitleReader => ({ classify: (title) => classifyTitle(glyphs, title) });
+
+export const CLAUDE: AgentProfile = {
+  name: 'claude',
+  evidence: ['hook', 'psp', 'transcript', 'title', 'banner', 'process'],
+  promptsFromHooks: true,
+  answerPsp: true,
+  title: titleReader(CLAUDE_TITLE),
+  banner: true,
+  hooks: claudeHookSignals,
+  transcript: null,
+  notify: null,
+};
+
+export const CODEX: AgentProfile = {
+  name: 'codex',
+  evidence: ['psp', 'notify', 'transcript', 'title', 'process'],
+  promptsFromHooks: false,
+  answerPsp: true,
+  title: titleReader(CODEX_TITLE),
+  banner: false,
+  hooks: null,
+  transcript: null,
+  notify: codexNotifySignals,
+};
+
+export const GEMINI: AgentProfile = {
+  name: 'gemini',
+  evidence: ['hook', 'title', 'process'],
+  promptsFromHooks: true,
+  answerPsp: true,
+  title: titleReader(GEMINI_TITLE),
+  banner: false,
+  hooks: geminiHookSignals,
+  transcript: null,
+  notify: null,
+};
+
+export const SHELL: AgentProfile = {
+  name: 'shell',
+  evidence: ['psp', 'title', 'process'],
+  promptsFromHooks: false,
+  answerPsp: true,
+  title: titleReader(SHELL_TITLE),
+  banner: false,
+  hooks: null,
+  transcript: null,
+  notify: null,
+};
+
+export const PROFILES: Readonly<Record<AgentName, AgentProfile>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI, shell: SHELL };
+
+export function isAgentName(name: string): name is AgentName {
+  return Object.hasOwn(PROFILES, name);
+}
+
+/** The profile for an agent name; any other command is a shell. */
+export function profileFor(name: string): AgentProfile {
+  return isAgentName(name) ? PROFILES[name] : SHELL;
+}

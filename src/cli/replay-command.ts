@@ -1,0 +1,59 @@
+/** `belltower replay FILE [--json] [--check]`: re-run a recording through the live pipeline. */
+import { readFile } from 'node:fs/promises';
+import { parseRecording, RecordingError } from '../record/format.js';
+import { replay } from '../record/replay.js';
+import type { VerdictRow } from '../record/replay.js';
+import type { Output } from './output.js';
+
+export interface ReplayFlags {
+  json?: boolean;
+  check?: boolean;
+}
+
+/** Exit status: 0 fine, 1 a verdict differs (--check), 2 the recording cannot be read. */
+export async function replayCommand(file: string, flags: ReplayFlags, out: Output): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    out.error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    return 2;
+  }
+  let result;
+  try {
+    result = await replay(parseRecording(text, file));
+  } catch (error) {
+    if (error instanceof RecordingError) {
+      out.error(`${error.message}\nnothing was replayed: a recording with a bad line is not a timeline.`);
+      return 2;
+    }
+    throw error;
+  }
+
+  for (const row of result.verdicts) out.line(flags.json ? JSON.stringify(row) : formatRow(row));
+  for (const problem of result.problems) out.error(`note: ${problem}`);
+  if (!flags.check) return 0;
+
+  if (result.difference) {
+    const { index, recorded, replayed } = result.difference;
+    out.error(`verdict ${index + 1} differs from the recording:`);
+    out.error(`  recorded: ${recorded ? JSON.stringify(recorded) : '(none)'}`);
+    out.error(`  replayed: ${replayed ? JSON.stringify(replayed) : '(none)'}`);
+    return 1;
+  }
+  if (result.oscDifference) {
+    const { index, recorded, derived } = result.oscDifference;
+    out.error(`OSC ${index + 1} derived from the output differs from the recorded one:`);
+    out.error(`  recorded: ${JSON.stringify(recorded)}`);
+    out.error(`  derived:  ${JSON.stringify(derived)}`);
+    return 1;
+  }
+  out.error(`check passed: ${result.verdicts.length} verdict${result.verdicts.length === 1 ? '' : 's'} match the recording`);
+  return 0;
+}
+
+function formatRow(row: VerdictRow): string {
+  const time = `${(row.t / 1000).toFixed(3)}s`.padStart(10);
+  const to = row.kind ? `${row.to} (${row.kind})` : row.to;
+  return `${time}  ${row.from.padEnd(8)} → ${to.padEnd(20)} ${row.source.padEnd(10)} ${row.reason}`;
+}

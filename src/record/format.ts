@@ -1,0 +1,143 @@
+/**
+ * The recording format, version 1 (docs/recording-format.md): one JSON object per line, a header
+ * first, then evidence and verdict lines with `t` (ms since startedAt) and `seq` (strictly
+ * increasing). This module validates lines and names the line number of anything wrong.
+ */
+import { z } from 'zod';
+import { TILE_STATES } from '../verdict/state.js';
+import type { TileStateName } from '../verdict/state.js';
+
+export const RECORDING_FORMAT = 'belltower-recording';
+export const RECORDING_VERSION = 1;
+
+const SOURCES = ['hook', 'psp', 'transcript', 'notify', 'title', 'banner', 'process', 'user', 'engine'] as const;
+
+export const headerSchema = z.object({
+  type: z.literal('header'),
+  format: z.literal(RECORDING_FORMAT),
+  version: z.number().int().positive(),
+  agent: z.string().min(1),
+  agentVersion: z.string().optional(),
+  cols: z.number().int().positive(),
+  rows: z.number().int().positive(),
+  startedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date'),
+  timing: z.record(z.string(), z.number()).optional(),
+  /** Optional, version 1 additions: what the session was set up with. */
+  name: z.string().optional(),
+  psp: z.boolean().optional(),
+  hooks: z.boolean().optional(),
+});
+export type RecordingHeader = z.infer<typeof headerSchema>;
+
+const stamp = { t: z.number().finite().nonnegative(), seq: z.number().int().nonnegative() };
+const jsonObject = z.record(z.string(), z.unknown());
+
+const ptyLine = z.object({ type: z.literal('pty'), ...stamp, data: z.string() });
+const oscLine = z.object({ type: z.literal('osc'), ...stamp, code: z.number().int().nonnegative(), payload: z.string() });
+const hookLine = z.object({ type: z.literal('hook'), ...stamp, event: z.string().min(1), payload: jsonObject });
+const transcriptLine = z.object({ type: z.literal('transcript'), ...stamp, path: z.string(), record: z.unknown() });
+const notifyLine = z.object({ type: z.literal('notify'), ...stamp, payload: jsonObject });
+const bannerLine = z.object({ type: z.literal('banner'), ...stamp, text: z.string() });
+const promptLine = z.object({ type: z.literal('prompt'), ...stamp });
+const seenLine = z.object({ type: z.literal('seen'), ...stamp });
+const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols: z.number().int().positive(), rows: z.number().int().positive() });
+const exitLine = z.object({ type: z.literal('exit'), ...stamp, code: z.number().int().nullable(), signal: z.string().nullable(), error: z.string().optional() });
+const verdictLine = z.object({
+  type: z.literal('verdict'),
+  ...stamp,
+  from: z.enum(TILE_STATES as [TileStateName, ...TileStateName[]]),
+  to: z.enum(TILE_STATES as [TileStateName, ...TileStateName[]]),
+  source: z.enum(SOURCES),
+  reason: z.string(),
+  kind: z.string().optional(),
+});
+
+export const bodyLineSchema = z.discriminatedUnion('type', [
+  ptyLine,
+  oscLine,
+  hookLine,
+  transcriptLine,
+  notifyLine,
+  bannerLine,
+  promptLine,
+  seenLine,
+  resizeLine,
+  exitLine,
+  verdictLine,
+]);
+export type RecordingLine = z.infer<typeof bodyLineSchema>;
+export type EvidenceLine = Exclude<RecordingLine, { type: 'verdict' }>;
+export type VerdictLine = Extract<RecordingLine, { type: 'verdict' }>;
+/** An evidence line before the recorder stamps it. */
+export type Evidence = DistributiveOmit<EvidenceLine, 't' | 'seq'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export const LINE_TYPES = ['pty', 'osc', 'banner', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'exit', 'verdict'] as const;
+
+export class RecordingError extends Error {
+  override name = 'RecordingError';
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+  ) {
+    super(`${file}:${line}: ${message}`);
+  }
+}
+
+export interface ParsedRecording {
+  header: RecordingHeader;
+  lines: RecordingLine[];
+}
+
+/** Parse a whole recording. Throws RecordingError naming the first bad line: never a partial timeline. */
+export function parseRecording(text: string, file = 'recording'): ParsedRecording {
+  const rows = text.split('\n');
+  if (rows.at(-1) === '') rows.pop();
+  if (rows.length === 0) throw new RecordingError(file, 1, 'empty file: a recording starts with a header line');
+
+  const header = parseHeader(rows[0] ?? '', file);
+  const lines: RecordingLine[] = [];
+  let lastSeq = -1;
+  rows.slice(1).forEach((row, index) => {
+    const lineNo = index + 2;
+    if (row.trim() === '') throw new RecordingError(file, lineNo, 'blank line');
+    const value = parseJson(row, file, lineNo);
+    const type = typeof value === 'object' && value !== null && 'type' in value ? (value as { type: unknown }).type : undefined;
+    if (typeof type !== 'string' || !(LINE_TYPES as readonly string[]).includes(type)) {
+      throw new RecordingError(file, lineNo, `unknown line type ${JSON.stringify(type)} (known: ${LINE_TYPES.join(', ')})`);
+    }
+    const result = bodyLineSchema.safeParse(value);
+    if (!result.success) throw new RecordingError(file, lineNo, `bad ${type} line: ${describeIssues(result.error)}`);
+    if (result.data.seq <= lastSeq) throw new RecordingError(file, lineNo, `seq ${result.data.seq} is not greater than the previous ${lastSeq}`);
+    lastSeq = result.data.seq;
+    lines.push(result.data);
+  });
+  return { header, lines };
+}
+
+function parseHeader(row: string, file: string): RecordingHeader {
+  const value = parseJson(row, file, 1);
+  const result = headerSchema.safeParse(value);
+  if (!result.success) {
+    const first = typeof value === 'object' && value !== null && (value as { type?: unknown }).type;
+    if (first !== 'header') throw new RecordingError(file, 1, 'the first line must be the header ({"type":"header","format":"belltower-recording",…})');
+    throw new RecordingError(file, 1, `bad header: ${describeIssues(result.error)}`);
+  }
+  if (result.data.version > RECORDING_VERSION) {
+    throw new RecordingError(file, 1, `recording format version ${result.data.version} is newer than this belltower reads (${RECORDING_VERSION}): upgrade belltower`);
+  }
+  return result.data;
+}
+
+function parseJson(row: string, file: string, lineNo: number): unknown {
+  try {
+    return JSON.parse(row);
+  } catch (error) {
+    throw new RecordingError(file, lineNo, `not JSON (${(error as Error).message})${row.length > 0 ? '' : ''}`);
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(line)'}: ${issue.message}`).join('; ');
+}

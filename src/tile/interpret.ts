@@ -1,0 +1,67 @@
+/**
+ * Evidence → signals for one tile, by its agent profile. Pure: the only state is the transcript
+ * reader's, passed in and returned. Live and replay both call this, so a recording means the same
+ * thing every time it is read.
+ */
+import type { AgentProfile } from '../agents/profile.js';
+import type { Evidence } from '../record/format.js';
+import { pspSignals } from '../sources/psp.js';
+import type { SourceSignal } from '../verdict/signals.js';
+
+export interface InterpreterState {
+  transcript: unknown;
+}
+
+export interface Interpretation {
+  state: InterpreterState;
+  signals: SourceSignal[];
+  /** Evidence that could not be read (a malformed OSC 7501): for the log and "why?". */
+  problem?: string;
+}
+
+export function initialInterpreter(profile: AgentProfile): InterpreterState {
+  return { transcript: profile.transcript?.initial() };
+}
+
+export function interpret(profile: AgentProfile, state: InterpreterState, evidence: Evidence): Interpretation {
+  switch (evidence.type) {
+    case 'osc':
+      return { state, ...readOsc(profile, evidence.code, evidence.payload) };
+    case 'banner':
+      return { state, signals: profile.banner ? [{ type: 'banner', source: 'banner', text: evidence.text }] : [] };
+    case 'hook':
+      return { state, signals: profile.hooks ? profile.hooks(evidence.event, evidence.payload) : [] };
+    case 'transcript': {
+      if (!profile.transcript) return { state, signals: [] };
+      const read = profile.transcript.read(state.transcript, evidence.record);
+      return { state: { ...state, transcript: read.state }, signals: read.signals };
+    }
+    case 'notify':
+      return { state, signals: profile.notify ? profile.notify(evidence.payload) : [] };
+    case 'prompt':
+      return { state, signals: [{ type: 'prompt', source: 'user' }] };
+    case 'seen':
+      return { state, signals: [{ type: 'seen', source: 'user' }] };
+    case 'exit':
+      return {
+        state,
+        signals: [{ type: 'exit', source: 'process', code: evidence.code, signal: evidence.signal, ...(evidence.error ? { error: evidence.error } : {}) }],
+      };
+    case 'pty':
+    case 'resize':
+      // Output goes through the screen, which reports its OSCs and banners as their own evidence.
+      return { state, signals: [] };
+  }
+}
+
+function readOsc(profile: AgentProfile, code: number, payload: string): { signals: SourceSignal[]; problem?: string } {
+  if (code === 0 || code === 2) {
+    return { signals: profile.title?.classify(payload) ?? [] };
+  }
+  if (code === 7501) {
+    if (payload === '?') return { signals: [] };
+    const read = pspSignals(payload);
+    return read.error ? { signals: [], problem: `OSC 7501 ignored: ${read.error}` } : { signals: read.signals };
+  }
+  return { signals: [] };
+}

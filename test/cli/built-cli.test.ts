@@ -1,0 +1,68 @@
+/**
+ * The built CLI, run the way a user runs it (node bin/belltower.js): sources passing under vitest
+ * is not enough (@xterm/headless's CommonJS import only fails in plain Node).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repo = join(import.meta.dirname, '..', '..');
+const bin = join(repo, 'bin', 'belltower.js');
+
+async function belltower(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: repo });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('the built CLI', () => {
+  it('prints its version and help', async () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
+    expect((await belltower('--version')).stdout.trim()).toBe(pkg.version);
+    const help = await belltower('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/replay/);
+  });
+
+  it('replays a fixture as JSON lines in the contract shape', async () => {
+    const result = await belltower('replay', 'fixtures/scenarios/plain-turn.jsonl', '--json', '--check');
+    expect(result.code).toBe(0);
+    const rows = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.at(-1)).toMatchObject({ t: 7050, tile: 1, name: 'plain-turn', from: 'working', to: 'done', source: 'hook' });
+    expect(Object.keys(rows[0] ?? {}).slice(0, 7)).toEqual(['t', 'tile', 'name', 'from', 'to', 'source', 'reason']);
+  });
+
+  it('exits 2 with the line number on a corrupt recording, printing no timeline', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'belltower-cli-'));
+    const file = join(dir, 'bad.jsonl');
+    const good = readFileSync(join(repo, 'fixtures/scenarios/plain-turn.jsonl'), 'utf8').split('\n');
+    writeFileSync(file, [...good.slice(0, 3), '{"type":"hook","t":', ...good.slice(3)].join('\n'));
+    const result = await belltower('replay', file, '--json');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`${file}:4: not JSON`);
+  });
+
+  it('exits 1 under --check when a verdict differs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'belltower-cli-'));
+    const file = join(dir, 'changed.jsonl');
+    writeFileSync(file, readFileSync(join(repo, 'fixtures/scenarios/plain-turn.jsonl'), 'utf8').replace('"t":7050', '"t":7049'));
+    const result = await belltower('replay', file, '--check');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/verdict 3 differs/);
+  });
+
+  it('says plainly when the file does not exist', async () => {
+    const result = await belltower('replay', 'no/such/file.jsonl');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot read no\/such\/file\.jsonl: no such file/);
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseRecording, RecordingError } from '../../src/record/format.js';
+import { Recorder } from '../../src/record/recorder.js';
+import { replay } from '../../src/record/replay.js';
+
+const header = '{"type":"header","format":"belltower-recording","version":1,"agent":"claude","cols":120,"rows":40,"startedAt":"2026-11-30T09:39:44.000Z"}';
+
+function errorOf(text: string): RecordingError {
+  try {
+    parseRecording(text, 'r.jsonl');
+  } catch (error) {
+    if (error instanceof RecordingError) return error;
+    throw error;
+  }
+  throw new Error('parsed without an error');
+}
+
+describe('reading a recording', () => {
+  it('names the line of malformed JSON', () => {
+    const error = errorOf(`${header}\n{"type":"prompt","t":1,"seq":1}\n{"type":"hook",\n`);
+    expect(error.line).toBe(3);
+    expect(error.message).toMatch(/^r\.jsonl:3: not JSON/);
+  });
+
+  it('names the line of an unknown type', () => {
+    const error = errorOf(`${header}\n{"type":"telepathy","t":1,"seq":1}\n`);
+    expect(error.line).toBe(2);
+    expect(error.message).toMatch(/unknown line type "telepathy"/);
+  });
+
+  it('names the field that is wrong', () => {
+    const error = errorOf(`${header}\n{"type":"hook","t":1,"seq":1,"event":"Stop","payload":"not an object"}\n`);
+    expect(error.message).toMatch(/r\.jsonl:2: bad hook line: payload/);
+  });
+
+  it('refuses sequence numbers that do not increase', () => {
+    const error = errorOf(`${header}\n{"type":"prompt","t":1,"seq":2}\n{"type":"prompt","t":1,"seq":2}\n`);
+    expect(error.line).toBe(3);
+  });
+
+  it('refuses a file without a header, and a newer format version', () => {
+    expect(errorOf('{"type":"prompt","t":1,"seq":1}\n').message).toMatch(/first line must be the header/);
+    expect(errorOf(header.replace('"version":1', '"version":2')).message).toMatch(/newer than this belltower reads/);
+    expect(errorOf('').message).toMatch(/empty file/);
+  });
+
+  it('accepts lines it does not need (pty, resize) and equal times', () => {
+    const parsed = parseRecording(`${header}\n{"type":"resize","t":5,"seq":1,"cols":80,"rows":24}\n{"type":"prompt","t":5,"seq":2}\n`);
+    expect(parsed.lines.map((l) => l.type)).toEqual(['resize', 'prompt']);
+  });
+});
+
+describe('the recorder', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the version 1 format that replay reads back to the same verdicts', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'belltower-rec-'));
+    const path = join(dir, 'a', 'r.jsonl');
+    const recorder = new Recorder(path, { agent: 'claude', agentVersion: '2.1.332', cols: 100, rows: 30, startedAt: '2026-11-30T09:39:44.000Z' });
+    recorder.evidence({ type: 'pty', data: 'not captured' }, 1);
+    recorder.evidence({ type: 'hook', event: 'UserPromptSubmit', payload: { session_id: 's', prompt: 'hi' } }, 1000);
+    recorder.verdict({ from: 'starting', to: 'working', source: 'hook', reason: 'prompt submitted' }, 1000);
+    recorder.evidence({ type: 'hook', event: 'Stop', payload: { session_id: 's', background_tasks: [] } }, 2000);
+    recorder.verdict({ from: 'working', to: 'done', source: 'hook', reason: 'turn ended' }, 2750);
+    recorder.close();
+
+    const text = readFileSync(path, 'utf8');
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toEqual({ type: 'header', format: 'belltower-recording', version: 1, agent: 'claude', agentVersion: '2.1.332', cols: 100, rows: 30, startedAt: '2026-11-30T09:39:44.000Z' });
+    expect(lines.slice(1).map((l) => [l.type, l.t, l.seq])).toEqual([
+      ['hook', 1000, 1],
+      ['verdict', 1000, 2],
+      ['hook', 2000, 3],
+      ['verdict', 2750, 4],
+    ]);
+    const result = await replay(parseRecording(text));
+    expect(result.difference).toBeNull();
+  });
+
+  it('records pty output only when capture is on', () => {
+    dir = mkdtempSync(join(tmpdir(), 'belltower-rec-'));
+    const path = join(dir, 'r.jsonl');
+    const recorder = new Recorder(path, { agent: 'shell', cols: 80, rows: 24, startedAt: '2026-11-30T09:39:44.000Z' }, { captureOutput: true });
+    recorder.evidence({ type: 'pty', data: 'hello\r\n' }, 3);
+    recorder.close();
+    expect(readFileSync(path, 'utf8')).toContain('{"type":"pty","t":3,"seq":1,"data":"hello\\r\\n"}');
+  });
+});
+
+describe('replay --check', () => {
+  it('reports the first verdict that differs, with both sides', async () => {
+    const text = [
+      header,
+      '{"type":"hook","t":1000,"seq":1,"event":"UserPromptSubmit","payload":{"session_id":"s","prompt":"hi"}}',
+      '{"type":"verdict","t":1000,"seq":2,"from":"starting","to":"working","source":"hook","reason":"prompt submitted"}',
+      '{"type":"hook","t":2000,"seq":3,"event":"Stop","payload":{"session_id":"s","background_tasks":[]}}',
+      '{"type":"verdict","t":2000,"seq":4,"from":"working","to":"done","source":"hook","reason":"a done without the conflict window"}',
+      '{"type":"seen","t":5000,"seq":5}',
+    ].join('\n');
+    const result = await replay(parseRecording(text));
+    expect(result.difference?.index).toBe(1);
+    expect(result.difference?.recorded?.t).toBe(2000);
+    expect(result.difference?.replayed?.t).toBe(2750);
+  });
+});

@@ -5,7 +5,10 @@
 import { Command, CommanderError } from 'commander';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
+import { lsCommand, sendCommand, waitCommand } from './control-commands.js';
 import { replayCommand } from './replay-command.js';
+import { runHeadless } from './run-command.js';
+import type { RunFlags } from './run-command.js';
 import { packageVersion } from './version.js';
 
 export function buildProgram(out: Output, setExit: (code: number) => void): Command {
@@ -14,6 +17,54 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .version(packageVersion(), '-v, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.line(s.trimEnd()), writeErr: (s) => out.error(s.trimEnd()) });
+
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+  program
+    .command('run')
+    .description('run sessions; with --headless, no UI: every verdict change is one JSON line on stdout')
+    .argument('[spec...]', 'claude | codex | gemini | shell | "any command line" (default: claude)')
+    .option('--headless', 'no UI (required for now: the full-screen UI is `belltower` itself)')
+    .option('--session <name>', 'the name control commands use to find this belltower')
+    .option('--cols <n>', 'terminal width of each session', '120')
+    .option('--rows <n>', 'terminal height of each session', '40')
+    .option('--record <dir>', 'write one recording per tile into this folder')
+    .option('--capture-output', 'include the raw output in recordings (large)')
+    .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
+    .option('--no-hooks', "do not inject belltower's hooks")
+    .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
+    .action(async (specs: string[], flags: RunFlags) => {
+      if (!flags.headless) {
+        out.error('belltower run: add --headless (the full-screen UI is `belltower [SPEC...]`)');
+        return setExit(2);
+      }
+      setExit(await runHeadless(specs, flags, out));
+    });
+
+  program
+    .command('ls')
+    .description('tiles of the running belltower: id, name, state, provenance, since')
+    .option('--json', 'one JSON array')
+    .option('--session <name>', 'which running belltower')
+    .action(async (flags: { json?: boolean; session?: string }) => setExit(await lsCommand(flags, out)));
+
+  program
+    .command('send')
+    .description('type TEXT into a tile (by number or name)')
+    .argument('<tile>')
+    .argument('<text>')
+    .option('--enter', 'then press Enter (submits: counts as a prompt)')
+    .option('--session <name>', 'which running belltower')
+    .action(async (tile: string, text: string, flags: { enter?: boolean; session?: string }) => setExit(await sendCommand(tile, text, flags, out)));
+
+  program
+    .command('wait')
+    .description('block until the tile reaches a state; exit 0, or 124 on timeout')
+    .argument('<tile>')
+    .option('--for <state>', 'done | blocked | idle | exited | any', 'done')
+    .option('--timeout <duration>', 'e.g. 30s, 10m, 1h', '10m')
+    .option('--session <name>', 'which running belltower')
+    .action(async (tile: string, flags: { for?: string; timeout?: string; session?: string }) => setExit(await waitCommand(tile, flags, out)));
 
   program
     .command('replay')

@@ -1,0 +1,71 @@
+/**
+ * SPEC → what to run: `claude`, `codex`, `gemini` (optionally with arguments, e.g.
+ * "claude --model opus"), `shell` (the user's shell), or any other command line (run by /bin/sh,
+ * read with the shell profile).
+ */
+import type { AgentName } from './profile.js';
+
+export interface LaunchSpec {
+  agent: AgentName;
+  /** The tile's default name. */
+  name: string;
+  file: string;
+  args: string[];
+  /** The command line as the user gave it. */
+  spec: string;
+}
+
+const AGENTS: readonly AgentName[] = ['claude', 'codex', 'gemini'];
+
+export interface LaunchEnv {
+  SHELL?: string;
+  BELLTOWER_CLAUDE_BIN?: string;
+  BELLTOWER_CODEX_BIN?: string;
+  BELLTOWER_GEMINI_BIN?: string;
+}
+
+export function parseSpec(spec: string, env: LaunchEnv = process.env): LaunchSpec {
+  const words = splitWords(spec.trim());
+  const first = words[0];
+  if (first === undefined) throw new SpecError('an empty SPEC: give claude, codex, gemini, shell, or a command line');
+  if ((AGENTS as readonly string[]).includes(first)) {
+    const agent = first as AgentName;
+    const override = agent === 'claude' ? env.BELLTOWER_CLAUDE_BIN : agent === 'codex' ? env.BELLTOWER_CODEX_BIN : env.BELLTOWER_GEMINI_BIN;
+    return { agent, name: agent, file: override || agent, args: words.slice(1), spec };
+  }
+  if (first === 'shell' && words.length === 1) {
+    return { agent: 'shell', name: 'shell', file: env.SHELL || '/bin/sh', args: [], spec };
+  }
+  return { agent: 'shell', name: first.split('/').at(-1) ?? first, file: '/bin/sh', args: ['-c', spec], spec };
+}
+
+export class SpecError extends Error {
+  override name = 'SpecError';
+}
+
+/** Split on blanks, honouring single and double quotes (no expansions: that is the shell's job). */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let quote: '"' | "'" | null = null;
+  let inWord = false;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      else current += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (quote) throw new SpecError(`unbalanced ${quote} in "${text}"`);
+  if (inWord) words.push(current);
+  return words;
+}

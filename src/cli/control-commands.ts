@@ -1,0 +1,70 @@
+/** `belltower ls`, `send`, `wait`: talk to a running belltower over its control socket. */
+import { ControlClientError, findSession, request } from '../control/control-client.js';
+import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
+import { WAIT_TARGETS } from '../control/protocol.js';
+import { belltowerDirs } from '../platform/state-dir.js';
+import { parseDuration } from './duration.js';
+import type { Output } from './output.js';
+
+export const TIMEOUT_EXIT = 124;
+
+async function call(out: Output, session: string | undefined, body: Parameters<typeof request>[1]): Promise<ControlReply | number> {
+  try {
+    const path = await findSession(belltowerDirs().runtime, session);
+    return await request(path, body);
+  } catch (error) {
+    if (error instanceof ControlClientError) {
+      out.error(`belltower: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+export async function lsCommand(flags: { json?: boolean; session?: string }, out: Output): Promise<number> {
+  const reply = await call(out, flags.session, { op: 'ls' });
+  if (typeof reply === 'number') return reply;
+  if (!reply.ok) return fail(out, reply.error);
+  if (!('tiles' in reply)) return fail(out, 'unexpected reply');
+  if (flags.json) {
+    out.line(JSON.stringify(reply.tiles));
+    return 0;
+  }
+  for (const tile of reply.tiles) out.line(formatTile(tile));
+  return 0;
+}
+
+export async function sendCommand(tile: string, text: string, flags: { enter?: boolean; session?: string }, out: Output): Promise<number> {
+  const reply = await call(out, flags.session, { op: 'send', tile, text, enter: flags.enter ?? false });
+  if (typeof reply === 'number') return reply;
+  return reply.ok ? 0 : fail(out, reply.error);
+}
+
+export async function waitCommand(tile: string, flags: { for?: string; timeout?: string; session?: string }, out: Output): Promise<number> {
+  const target = (flags.for ?? 'done') as WaitTarget;
+  if (!(WAIT_TARGETS as readonly string[]).includes(target)) return fail(out, `--for takes one of ${WAIT_TARGETS.join(', ')}`, 2);
+  const timeoutMs = parseDuration(flags.timeout ?? '10m');
+  if (timeoutMs === null || timeoutMs <= 0) return fail(out, `--timeout takes a duration such as 30s, 10m or 1h (got "${flags.timeout}")`, 2);
+  const reply = await call(out, flags.session, { op: 'wait', tile, for: target, timeoutMs });
+  if (typeof reply === 'number') return reply;
+  if (!reply.ok) return reply.timeout ? fail(out, reply.error, TIMEOUT_EXIT) : fail(out, reply.error);
+  if ('reached' in reply) out.line(formatTile(reply.reached));
+  return 0;
+}
+
+function fail(out: Output, message: string, code = 1): number {
+  out.error(`belltower: ${message}`);
+  return code;
+}
+
+function formatTile(tile: TileInfo): string {
+  const state = tile.kind ? `${tile.state}: ${tile.kind}` : tile.state;
+  return `${String(tile.id).padStart(2)}  ${tile.name.padEnd(12)} ${state.padEnd(20)} ${tile.source.padEnd(10)} ${formatSince(tile.sinceMs).padStart(7)}  ${tile.reason}`;
+}
+
+function formatSince(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}

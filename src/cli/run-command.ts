@@ -1,0 +1,132 @@
+/**
+ * `belltower run --headless [SPEC...]`: the sessions run without a UI; every verdict change is one
+ * JSON line on stdout. Exits when every session has exited, or on SIGINT/SIGTERM after ending them.
+ */
+import { join } from 'node:path';
+import { parseSpec, SpecError } from '../agents/launch-spec.js';
+import type { LaunchSpec } from '../agents/launch-spec.js';
+import { ControlServer, ControlServerError } from '../control/control-server.js';
+import { checkSessionName, socketPath } from '../control/socket-path.js';
+import { fileLogger } from '../platform/file-logger.js';
+import { belltowerDirs } from '../platform/state-dir.js';
+import { TileSet } from '../tile/tile-set.js';
+import { resolveTiming, TimingError } from '../verdict/timing.js';
+import type { Output } from './output.js';
+
+export interface RunFlags {
+  headless?: boolean;
+  session?: string;
+  cols?: string;
+  rows?: string;
+  record?: string;
+  captureOutput?: boolean;
+  psp?: boolean;
+  hooks?: boolean;
+  timing?: string[];
+}
+
+export const DEFAULT_SPEC = 'claude';
+
+export async function runHeadless(specs: string[], flags: RunFlags, out: Output): Promise<number> {
+  const dirs = belltowerDirs();
+  const log = fileLogger(join(dirs.log, 'belltower.log'));
+  let launches: LaunchSpec[];
+  let timing;
+  try {
+    launches = (specs.length > 0 ? specs : [DEFAULT_SPEC]).map((spec) => parseSpec(spec));
+    timing = resolveTiming(parseTimingFlags(flags.timing ?? []));
+  } catch (error) {
+    if (error instanceof SpecError || error instanceof TimingError) {
+      out.error(`belltower: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const cols = Number(flags.cols ?? 120);
+  const rows = Number(flags.rows ?? 40);
+  if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
+    out.error(`belltower: --cols and --rows must be whole numbers of at least 2 (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
+    return 2;
+  }
+  const session = flags.session ?? `headless-${process.pid}`;
+  const badName = checkSessionName(session);
+  if (badName) {
+    out.error(`belltower: ${badName}`);
+    return 2;
+  }
+
+  const tiles = new TileSet({
+    cwd: process.cwd(),
+    env: process.env,
+    cols,
+    rows,
+    timing,
+    runtimeDir: dirs.runtime,
+    ...(flags.record ? { recordDir: flags.record } : {}),
+    captureOutput: flags.captureOutput ?? false,
+    ...(flags.psp === false ? { answerPsp: false } : {}),
+    hooks: flags.hooks !== false,
+    logger: log,
+  });
+  tiles.onVerdict(({ tile, from, verdict }) => {
+    out.line(
+      JSON.stringify({
+        t: verdict.since,
+        tile: tile.id,
+        name: tile.name,
+        from,
+        to: verdict.state,
+        source: verdict.source,
+        reason: verdict.reason,
+        ...(verdict.kind ? { kind: verdict.kind } : {}),
+      }),
+    );
+  });
+
+  let control: ControlServer | undefined;
+  try {
+    control = await ControlServer.listen(socketPath(dirs.runtime, session), tiles);
+  } catch (error) {
+    if (error instanceof ControlServerError) {
+      out.error(`belltower: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  log('info', 'headless start', { session, specs: launches.map((l) => l.spec), socket: control.path });
+
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log('info', `headless stop: ${why}`);
+    await tiles.stop();
+  };
+  const onSignal = (signal: NodeJS.Signals) => void stop(signal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  try {
+    for (const launch of launches) await tiles.add(launch);
+    await tiles.allExited();
+    await stop('every session exited');
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+    await control.close();
+  }
+  return 0;
+}
+
+/** `--timing conflictWindowMs=1000` → { conflictWindowMs: 1000 } (validated by resolveTiming). */
+export function parseTimingFlags(values: string[]): Record<string, unknown> {
+  const overrides: Record<string, unknown> = {};
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    if (eq < 1) throw new TimingError(`--timing takes NAME=MILLISECONDS, got "${value}"`);
+    const raw = value.slice(eq + 1);
+    overrides[value.slice(0, eq)] = raw.trim() === '' ? raw : Number(raw);
+  }
+  return overrides;
+}

@@ -1,0 +1,144 @@
+/**
+ * The control server: owns one local socket (0600 in a 0700 folder) through which `ls`, `send`
+ * and `wait` reach a running belltower. A malformed request gets an error reply and never takes
+ * the server down; a socket left by a dead process is removed before listening.
+ */
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { ensurePrivateDir } from '../platform/private-dir.js';
+import { findTile } from './control-target.js';
+import type { ControlTarget } from './control-target.js';
+import { parseRequest, PROTOCOL_VERSION, reaches } from './protocol.js';
+import type { ControlReply, ControlRequest, TileInfo } from './protocol.js';
+
+/** A request line longer than this is refused: nothing legitimate is that long. */
+const MAX_LINE = 1024 * 1024;
+
+export class ControlServerError extends Error {
+  override name = 'ControlServerError';
+}
+
+export class ControlServer {
+  private readonly sockets = new Set<Socket>();
+  private readonly waits = new Set<() => void>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly path: string,
+  ) {}
+
+  static async listen(path: string, target: ControlTarget): Promise<ControlServer> {
+    if (process.platform !== 'win32') {
+      ensurePrivateDir(dirname(path));
+      if (existsSync(path)) {
+        if (await isAlive(path)) throw new ControlServerError(`another belltower is already running as ${path}; pick another --session name`);
+        unlinkSync(path); // left by a process that died
+      }
+    }
+    const server = createServer();
+    const control = new ControlServer(server, path);
+    server.on('connection', (socket) => control.accept(socket, target));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
+    return control;
+  }
+
+  async close(): Promise<void> {
+    for (const cancel of this.waits) cancel();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (process.platform !== 'win32' && existsSync(this.path)) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  private accept(socket: Socket, target: ControlTarget): void {
+    this.sockets.add(socket);
+    socket.setEncoding('utf8');
+    let buffer = '';
+    const reply = (message: ControlReply) => {
+      if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
+    };
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      if (buffer.length > MAX_LINE && !buffer.includes('\n')) {
+        reply({ v: PROTOCOL_VERSION, id: 0, ok: false, error: `request line longer than ${MAX_LINE} bytes` });
+        socket.end();
+        buffer = '';
+        return;
+      }
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        if (line === '') continue;
+        const parsed = parseRequest(line);
+        if (!parsed.ok) reply({ v: PROTOCOL_VERSION, id: parsed.id, ok: false, error: parsed.error });
+        else this.handle(parsed.request, target, reply, socket);
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+
+  private handle(request: ControlRequest, target: ControlTarget, reply: (m: ControlReply) => void, socket: Socket): void {
+    const v = PROTOCOL_VERSION;
+    const id = request.id;
+    const tiles = target.tileInfos();
+    if (request.op === 'ls') return reply({ v, id, ok: true, tiles });
+
+    const tile = findTile(tiles, request.tile);
+    if (!tile) return reply({ v, id, ok: false, error: `no tile "${request.tile}" (tiles: ${tiles.map((t) => `${t.id} ${t.name}`).join(', ') || 'none'})` });
+
+    if (request.op === 'send') {
+      const error = target.send(tile, request.text, request.enter);
+      return reply(error ? { v, id, ok: false, error } : { v, id, ok: true, sent: true });
+    }
+
+    // wait: already there counts as reached; otherwise the next change that gets there.
+    if (reaches(tile.state, request.for)) return reply({ v, id, ok: true, reached: tile });
+    const goal = request.for;
+    let settled = false;
+    const finish = (message: ControlReply) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      unsubscribe();
+      socket.off('close', cancel);
+      this.waits.delete(cancel);
+      reply(message);
+    };
+    const cancel = () => finish({ v, id, ok: false, error: 'belltower is shutting down' });
+    const unsubscribe = target.onChange((changed: TileInfo) => {
+      if (changed.id !== tile.id) return;
+      if (goal === 'any' || reaches(changed.state, goal)) finish({ v, id, ok: true, reached: changed });
+    });
+    const timer = setTimeout(() => finish({ v, id, ok: false, timeout: true, error: `tile ${tile.id} did not become ${goal} within ${request.timeoutMs} ms` }), request.timeoutMs);
+    socket.once('close', cancel);
+    this.waits.add(cancel);
+  }
+}
+
+/** Is something listening on this socket? A refused connection means a dead process left it. */
+export function isAlive(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createConnection(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}

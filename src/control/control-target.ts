@@ -1,0 +1,16 @@
+/** What the control server needs from whatever shows the tiles (headless or the UI). */
+import type { TileInfo } from './protocol.js';
+
+export interface ControlTarget {
+  tileInfos(): TileInfo[];
+  /** Type text into a tile; an error message when the tile cannot take it. */
+  send(tile: TileInfo, text: string, enter: boolean): string | null;
+  /** Called after every verdict change of any tile. */
+  onChange(listener: (tile: TileInfo) => void): () => void;
+}
+
+/** A tile by its number (1-based, as shown) or its name. */
+export function findTile(tiles: TileInfo[], key: string): TileInfo | undefined {
+  if (/^\d+$/.test(key)) return tiles.find((tile) => tile.id === Number(key));
+  return tiles.find((tile) => tile.name === key);
+}

@@ -36,8 +36,14 @@ export function parseSpec(spec: string, env: LaunchEnv = process.env): LaunchSpe
   if (first === 'shell' && words.length === 1) {
     return { agent: 'shell', name: 'shell', file: env.SHELL || '/bin/sh', args: [], spec };
   }
-  return { agent: 'shell', name: first.split('/').at(-1) ?? first, file: '/bin/sh', args: ['-c', spec], spec };
+  const name = first.split('/').at(-1) ?? first;
+  // A plain command runs directly, so a missing binary is reported by name before anything starts;
+  // only shell syntax (pipes, variables, globs, redirections) needs /bin/sh.
+  if (!SHELL_SYNTAX.test(spec)) return { agent: 'shell', name, file: first, args: words.slice(1), spec };
+  return { agent: 'shell', name, file: '/bin/sh', args: ['-c', spec], spec };
 }
+
+const SHELL_SYNTAX = /[|&;<>()$`\\*?[\]#~=%!{}]|^\s*\w+=/;
 
 export class SpecError extends Error {
   override name = 'SpecError';

@@ -1,0 +1,206 @@
+/**
+ * Screen: owns one headless xterm for one session, at the tile's real size.
+ *
+ * It parses everything the child prints, answers what a terminal must answer (through `onReply`,
+ * which the session sends back to the child), reports the OSCs the sources and the recorder care
+ * about as they are parsed, and exposes the visible rows for rendering and for the banner source.
+ */
+import xterm from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+import type { IBufferCell, Terminal as XtermTerminal } from '@xterm/headless';
+import { PspQueryScanner } from './psp-query-scanner.js';
+import { readStyledRow } from './row-reader.js';
+import type { StyledRow } from './styled-row.js';
+
+// Both packages are CommonJS without `exports`: a named import fails in plain Node ESM (it passes
+// under vitest, so only the built CLI would break). Default import, then destructure.
+const { Terminal } = xterm;
+const { Unicode11Addon } = unicode11;
+
+/** OSC codes reported to `onOsc` listeners: titles (0, 2), status (7501), notifications (9, 777). */
+export const OBSERVED_OSC_CODES: readonly number[] = [0, 2, 7501, 9, 777];
+
+export const DEFAULT_SCROLLBACK = 1000;
+
+const PSP_CODE = 7501;
+const PSP_QUERY_ANSWER = '\x1b]7501;?';
+
+export type OscListener = (code: number, payload: string) => void;
+
+export interface ScreenOptions {
+  cols: number;
+  rows: number;
+  /** Lines kept above the viewport (memory: about 2.6 MB per 120×40 screen at 1000). */
+  scrollback?: number;
+  /** Echo the OSC 7501 feature query, which turns OSC 7501 on in programs that ask (Claude Code).
+   * On by default. */
+  answerPspQuery?: boolean;
+  /** The terminal's own replies (DA1, cursor position reports, the OSC 7501 echo), in the order
+   * the child must receive them. */
+  onReply: (data: string) => void;
+}
+
+export class Screen {
+  private readonly term: XtermTerminal;
+  private readonly scratch: IBufferCell;
+  private readonly scanner: PspQueryScanner | undefined;
+  private readonly oscListeners = new Set<OscListener>();
+  private readonly parsedListeners = new Set<() => void>();
+  private readonly onReply: (data: string) => void;
+  private changes = 0;
+  private currentTitle = '';
+  private disposed = false;
+
+  constructor(options: ScreenOptions) {
+    this.onReply = options.onReply;
+    this.term = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
+      // buffer, parser and unicode throw without it in @xterm/headless 6.
+      allowProposedApi: true,
+    });
+    // The default width table is Unicode 6: newer emoji would be one column and shift the row.
+    this.term.loadAddon(new Unicode11Addon());
+    this.term.unicode.activeVersion = '11';
+    this.scratch = this.term.buffer.active.getNullCell();
+    this.scanner = options.answerPspQuery === false ? undefined : new PspQueryScanner();
+
+    this.term.onData((data) => this.onReply(data));
+    this.term.onWriteParsed(() => {
+      for (const listener of this.parsedListeners) guard(listener);
+    });
+    this.term.buffer.onBufferChange(() => this.changes++);
+    this.term.onTitleChange((title) => (this.currentTitle = title));
+    for (const code of OBSERVED_OSC_CODES) {
+      this.term.parser.registerOscHandler(code, (payload) => this.handleOsc(code, payload));
+    }
+  }
+
+  get cols(): number {
+    return this.term.cols;
+  }
+
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  /** Which buffer is showing: full-screen programs (Claude Code, Codex) use the alternate one. */
+  get activeBuffer(): 'normal' | 'alternate' {
+    return this.term.buffer.active.type;
+  }
+
+  /** The window title as last set by OSC 0 or 2. */
+  get title(): string {
+    return this.currentTitle;
+  }
+
+  /** Grows whenever the visible rows may have changed (data parsed, resize, buffer switch):
+   * a reader that saw the same number has nothing new to read. */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /** Queue output for parsing. `onParsed` runs once this chunk is parsed (flow control counts on
+   * it). Parsing is asynchronous and ordered; OSC listeners run during it. */
+  write(data: string, onParsed?: () => void): void {
+    if (this.disposed) return;
+    this.scanner?.feed(data);
+    this.term.write(data, () => {
+      // Counted per chunk, before the caller's callback: a reader that looks at the rows from
+      // inside that callback must see the generation move (onWriteParsed fires only after the
+      // whole batch).
+      this.changes++;
+      onParsed?.();
+    });
+  }
+
+  /** Resolves when everything written so far has been parsed. */
+  flush(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    return new Promise((resolve) => this.term.write('', resolve));
+  }
+
+  /** Listen to OSC 0, 2, 7501, 9 and 777 (including the 7501 query `?`), synchronously, in
+   * stream order. Returns the unsubscribe. */
+  onOsc(listener: OscListener): () => void {
+    this.oscListeners.add(listener);
+    return () => this.oscListeners.delete(listener);
+  }
+
+  /** Called after each batch of output has been parsed: the moment to look at the rows. */
+  onParsed(listener: () => void): () => void {
+    this.parsedListeners.add(listener);
+    return () => this.parsedListeners.delete(listener);
+  }
+
+  /** Visible row `y` (0 = top of the viewport) as text, trailing blanks trimmed. */
+  rowText(y: number): string {
+    const buffer = this.term.buffer.active;
+    return buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
+  }
+
+  /** All visible rows as text. */
+  rowTexts(): string[] {
+    return Array.from({ length: this.term.rows }, (_, y) => this.rowText(y));
+  }
+
+  /** Visible row `y` as styled runs covering the full width. */
+  styledRow(y: number): StyledRow {
+    const buffer = this.term.buffer.active;
+    return readStyledRow(buffer.getLine(buffer.viewportY + y), this.term.cols, this.scratch);
+  }
+
+  /** The visible rows of the active buffer (the alternate screen when a program switched to it). */
+  styledRows(): StyledRow[] {
+    return Array.from({ length: this.term.rows }, (_, y) => this.styledRow(y));
+  }
+
+  /** Lines of the normal buffer that scrolled off the top and are kept (≤ the scrollback). */
+  get scrollbackLength(): number {
+    return this.term.buffer.normal.baseY;
+  }
+
+  /** The cursor within the viewport. */
+  get cursor(): { x: number; y: number } {
+    const buffer = this.term.buffer.active;
+    return { x: buffer.cursorX, y: buffer.cursorY };
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
+    this.term.resize(cols, rows);
+    this.changes++;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.oscListeners.clear();
+    this.parsedListeners.clear();
+    this.term.dispose();
+  }
+
+  private handleOsc(code: number, payload: string): boolean {
+    if (code === PSP_CODE && payload === '?' && this.scanner) {
+      // Answer inside the parser, synchronously: the DA1 query that follows in the same stream
+      // is answered later in this same parse, so the child sees our echo first — which is how
+      // Claude Code decides that the terminal speaks OSC 7501.
+      this.onReply(PSP_QUERY_ANSWER + this.scanner.take());
+    }
+    for (const listener of this.oscListeners) guard(() => listener(code, payload));
+    // Let xterm's own handlers run too (OSC 0/2 set the title); nothing else handles 7501.
+    return code === PSP_CODE;
+  }
+}
+
+/** A listener that throws must not break xterm's parser mid-stream: rethrow it outside. */
+function guard(fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Session: one child in a pty wired to its own Screen — output into the screen under flow
+ * control, the screen's replies back to the child, one size for both.
+ */
+import {
+  DEFAULT_FLOW_LIMITS,
+  IDLE_FLOW,
+  checkFlowLimits,
+  parsed,
+  received,
+  type FlowAction,
+  type FlowLimits,
+  type FlowState,
+} from './flow-control.js';
+import { PtySession, type ExitInfo } from './pty-session.js';
+import { Screen, type OscListener } from './screen.js';
+
+export interface SessionOptions {
+  file: string;
+  args?: readonly string[];
+  cwd?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  cols: number;
+  rows: number;
+  /** Screen scrollback in lines (default 1000). */
+  scrollback?: number;
+  /** Answer the OSC 7501 feature query (default true). */
+  answerPspQuery?: boolean;
+  /** Pause/resume thresholds for output waiting to be parsed. */
+  flow?: FlowLimits;
+}
+
+export class Session {
+  readonly screen: Screen;
+  private readonly pty: PtySession;
+  private readonly limits: FlowLimits;
+  private flowState: FlowState = IDLE_FLOW;
+  private pauses = 0;
+  private maxPending = 0;
+  private readonly outputListeners = new Set<(data: string) => void>();
+  private readonly parsedListeners = new Set<(data: string) => void>();
+  private readonly exitListeners = new Set<(info: ExitInfo) => void>();
+  private exitInfo: ExitInfo | undefined;
+  private disposed = false;
+
+  private constructor(options: SessionOptions) {
+    this.limits = checkFlowLimits(options.flow ?? DEFAULT_FLOW_LIMITS);
+    // The screen exists before the child so that not one byte of its output, nor one query it
+    // sends at start-up (Claude's OSC 7501 probe), finds nobody listening.
+    this.screen = new Screen({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback,
+      answerPspQuery: options.answerPspQuery,
+      onReply: (data) => this.pty?.write(data),
+    });
+    this.pty = PtySession.spawn(options.file, options.args ?? [], {
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env: options.env,
+    });
+    this.pty.onData((data) => this.receive(data));
+    this.pty.onExit((info) => void this.ended(info));
+  }
+
+  /** Start a session. A command that cannot start still yields a session, whose exit says why. */
+  static start(options: SessionOptions): Session {
+    return new Session(options);
+  }
+
+  get pid(): number | undefined {
+    return this.pty.pid;
+  }
+
+  /** Output waiting to be parsed, and whether reading the pty is paused because of it. */
+  get flow(): FlowState {
+    return this.flowState;
+  }
+
+  /** How often reading was paused, and the largest backlog seen: for diagnostics and benchmarks. */
+  get flowStats(): { pauses: number; maxPending: number } {
+    return { pauses: this.pauses, maxPending: this.maxPending };
+  }
+
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** Raw output as it arrives, before parsing (the recorder's `pty` lines). */
+  onOutput(listener: (data: string) => void): () => void {
+    this.outputListeners.add(listener);
+    return () => this.outputListeners.delete(listener);
+  }
+
+  /** Each output chunk once the screen has parsed it, in arrival order — after the OSC listeners
+   * ran for what it carried, while the rows show it: the moment to read banners for that chunk. */
+  onChunkParsed(listener: (data: string) => void): () => void {
+    this.parsedListeners.add(listener);
+    return () => this.parsedListeners.delete(listener);
+  }
+
+  /** OSC 0, 2, 7501, 9, 777 as the screen parses them (see Screen.onOsc). */
+  onOsc(listener: OscListener): () => void {
+    return this.screen.onOsc(listener);
+  }
+
+  /** Once, after the child ended and the screen parsed all output that arrived before that —
+   * never waiting for output that did not arrive. Also for a listener added afterwards. */
+  onExit(listener: (info: ExitInfo) => void): () => void {
+    const info = this.exitInfo;
+    if (info) {
+      queueMicrotask(() => listener(info));
+      return () => {};
+    }
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  /** Input for the child (keystrokes, pastes). */
+  write(data: string): void {
+    this.pty.write(data);
+  }
+
+  /** Resize the screen, then the pty: the child's redraw after SIGWINCH lands on the new size. */
+  resize(cols: number, rows: number): void {
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
+      throw new RangeError(`a session needs a whole, positive size; got ${cols}×${rows}`);
+    }
+    this.screen.resize(cols, rows);
+    this.pty.resize(cols, rows);
+  }
+
+  kill(signal?: NodeJS.Signals): void {
+    this.pty.kill(signal);
+  }
+
+  /** Kill the child (if it runs) and free the screen. No exit is reported after this. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.exitListeners.clear();
+    this.outputListeners.clear();
+    this.parsedListeners.clear();
+    this.pty.kill();
+    this.screen.dispose();
+  }
+
+  private receive(data: string): void {
+    if (this.disposed) return;
+    for (const listener of this.outputListeners) listener(data);
+    this.apply(received(this.flowState, data.length, this.limits));
+    this.screen.write(data, () => {
+      this.apply(parsed(this.flowState, data.length, this.limits));
+      for (const listener of this.parsedListeners) listener(data);
+    });
+  }
+
+  private apply([state, action]: [FlowState, FlowAction]): void {
+    this.flowState = state;
+    if (state.pending > this.maxPending) this.maxPending = state.pending;
+    if (action === 'pause') {
+      this.pauses++;
+      this.pty.pause();
+    } else if (action === 'resume') this.pty.resume();
+  }
+
+  private async ended(info: ExitInfo): Promise<void> {
+    await this.screen.flush();
+    if (this.disposed) return;
+    this.exitInfo = info;
+    for (const listener of this.exitListeners) listener(info);
+    this.exitListeners.clear();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * What a renderer needs to paint one visible row of a session's screen: runs of text that share a
+ * style, in column order, covering the whole row width.
+ *
+ * These are plain data (no xterm objects) so a snapshot can be held across frames, diffed, and
+ * compared with `toEqual` in tests.
+ */
+
+/** A cell colour as the program asked for it; the renderer maps it onto the user's terminal. */
+export type Color =
+  | { readonly kind: 'default' }
+  /** SGR 30–37, 90–97 (and 40–47, 100–107): the user's own 16-colour palette. */
+  | { readonly kind: 'ansi16'; readonly index: number }
+  /** SGR 38;5;n / 48;5;n. */
+  | { readonly kind: 'ansi256'; readonly index: number }
+  /** SGR 38;2;r;g;b / 48;2;r;g;b. */
+  | { readonly kind: 'rgb'; readonly r: number; readonly g: number; readonly b: number };
+
+export const DEFAULT_COLOR: Color = Object.freeze({ kind: 'default' });
+
+export interface CellStyle {
+  readonly fg: Color;
+  readonly bg: Color;
+  readonly bold: boolean;
+  readonly dim: boolean;
+  readonly italic: boolean;
+  readonly underline: boolean;
+  readonly inverse: boolean;
+}
+
+export const PLAIN_STYLE: CellStyle = Object.freeze({
+  fg: DEFAULT_COLOR,
+  bg: DEFAULT_COLOR,
+  bold: false,
+  dim: false,
+  italic: false,
+  underline: false,
+  inverse: false,
+});
+
+export interface StyledRun {
+  /** The characters; an empty cell reads as one space. A wide glyph is one character here. */
+  readonly text: string;
+  /** Terminal columns the run covers: a wide glyph (CJK, most emoji) counts 2. */
+  readonly width: number;
+  readonly style: CellStyle;
+}
+
+/** One visible row: its runs' widths add up to the screen's column count. */
+export interface StyledRow {
+  readonly runs: readonly StyledRun[];
+}
+
+/** The row's characters without styles (what a run's texts concatenate to). */
+export function rowText(row: StyledRow): string {
+  return row.runs.map((run) => run.text).join('');
+}

@@ -1,0 +1,65 @@
+/**
+ * Banner source: the SHAPE of a completion banner on a rendered row —
+ *
+ *   ✻ Churned for 7s · done 9:44 AM
+ *   │ └ a capitalised past-tense verb, "for", a duration, optionally " · …"
+ *   └ a glyph at the start of the line
+ *
+ * — never a word list: the verbs change with every release (Baked, Brewed, Sautéed, …).
+ *
+ * The banner is an accelerator: it may only make a done appear sooner, and a false one is the
+ * harm (a missed one costs nothing). So the shape is strict: the glyph must start the row (prose
+ * that quotes a banner does not), the duration must end it or be followed by " · ", and the glyph
+ * must be a symbol outside ASCII and outside box drawing — markdown bullets (- * + >) and frame
+ * borders (│) are how agents print ordinary text. Rows are read rendered (after cursor moves),
+ * because in the raw bytes Claude separates the words with cursor moves (`✻ESC[3GChurned…`).
+ */
+import type { SourceSignal } from '../verdict/signals.js';
+
+// The glyph: one code point that is not a letter, number, mark, separator, control, ASCII, or
+// a drawing piece — box drawing and block elements (U+2500–U+259F), bracket pieces and connectors
+// (U+239B–U+23BF, e.g. the `⎿` Claude hangs tool output from) — with an optional emoji
+// presentation selector. Pieces of frames and trees carry other text, not a status.
+const GLYPH = String.raw`[^\p{L}\p{N}\p{M}\p{Z}\p{C}\u0000-\u007f\u239b-\u23bf\u2500-\u259f]\ufe0f?`;
+// Capitalised, at least two letters before "ed": Worked, Sautéed, Cogitated.
+const VERB = String.raw`\p{Lu}\p{Ll}+ed`;
+// 7s · 2.5s · 500ms · 2m · 2m 30s · 1h · 1h 2m · 1h 2m 3s · 1h 3s
+const DURATION = String.raw`(?:\d+h(?: \d+m)?(?: \d+s)?|\d+m(?: \d+s)?|\d+(?:\.\d+)?s|\d+ms)`;
+
+const BANNER = new RegExp(String.raw`^ *${GLYPH} {1,3}${VERB} for ${DURATION}(?: · .*)?\s*$`, 'u');
+
+/** The banner on this row (trimmed), or undefined. */
+export function matchBanner(rowText: string): string | undefined {
+  return BANNER.test(rowText) ? rowText.trim() : undefined;
+}
+
+/** How many distinct banner texts a scanner remembers. */
+export const BANNER_MEMORY = 64;
+
+/**
+ * Emits a banner signal once per banner, however often it is redrawn.
+ *
+ * A banner stays on screen for many frames, scrolls, and is repainted whole by full-screen
+ * programs (a resize, /clear, any alternate-screen redraw): a row that changed is not a new
+ * banner. So a banner is remembered by its text, and only a text not seen before is news. A new
+ * turn's banner differs (its duration, Claude's "done 9:44 AM"); two turns whose banners read
+ * exactly alike are reported once — a missed banner is harmless, a repeated one is a false done.
+ */
+export class BannerScanner {
+  private readonly seen: string[] = [];
+
+  constructor(private readonly memory: number = BANNER_MEMORY) {}
+
+  /** Scan rows that changed (see RowWatcher); top to bottom. */
+  scan(rows: readonly { readonly text: string }[]): SourceSignal[] {
+    const signals: SourceSignal[] = [];
+    for (const row of rows) {
+      const text = matchBanner(row.text);
+      if (text === undefined || this.seen.includes(text)) continue;
+      this.seen.push(text);
+      if (this.seen.length > this.memory) this.seen.shift();
+      signals.push({ type: 'banner', source: 'banner', text });
+    }
+    return signals;
+  }
+}

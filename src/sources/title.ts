@@ -1,0 +1,53 @@
+/**
+ * Title source: what a window title (OSC 0/2) says about an agent, read by its leading glyph.
+ *
+ * The title is fallback evidence. It can say working, at rest, or "I don't know" — never blocked
+ * (Claude shows its idle glyph during a permission prompt; Gemini's ✋ also shows for a quiet
+ * shell) and never done (a glyph cannot tell a finished turn from /clear's redraw).
+ */
+import type { GlyphRange, TitleGlyphs, TitleMeaning } from '../agents/title-glyphs.js';
+import type { SourceSignal } from '../verdict/signals.js';
+
+/** Titles arrive with OSC 0 (icon name and title) and OSC 2 (title). */
+export const TITLE_OSC_CODES: readonly number[] = [0, 2];
+
+const DETAIL_MAX = 80;
+
+function inRanges(cp: number, ranges: readonly GlyphRange[]): boolean {
+  return ranges.some((range) => cp >= range.from && cp <= range.to);
+}
+
+/** A glyph is a leading symbol: not a letter or digit, and not ASCII (a path's `~`, a `[`). */
+function isGlyph(cp: number): boolean {
+  return cp >= 0x80 && !/[\p{L}\p{N}]/u.test(String.fromCodePoint(cp));
+}
+
+function signalFor(meaning: TitleMeaning, detail: string): SourceSignal[] {
+  switch (meaning) {
+    case 'working':
+      return [{ type: 'working', source: 'title', detail }];
+    case 'at-rest':
+      return [{ type: 'at-rest', source: 'title', detail }];
+    case 'unknown':
+      return [{ type: 'unknown', source: 'title', detail }];
+    case 'no-evidence':
+      return [];
+  }
+}
+
+/** What `title` says under `glyphs`: one signal, or none when the title is no evidence. */
+export function classifyTitle(glyphs: TitleGlyphs, title: string): SourceSignal[] {
+  // Gemini pads its titles with spaces to 80 columns.
+  const text = title.trim();
+  if (text === '') return []; // Codex and Gemini blank the title at exit: the exit says more.
+  const detail = `title "${text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX - 1)}…` : text}"`;
+
+  for (const rule of glyphs.unreliable) {
+    if (rule.pattern.test(text)) return [{ type: 'unknown', source: 'title', detail: rule.detail }];
+  }
+  const cp = text.codePointAt(0) as number;
+  if (!isGlyph(cp)) return signalFor(glyphs.glyphless, detail);
+  if (inRanges(cp, glyphs.working)) return signalFor('working', detail);
+  if (inRanges(cp, glyphs.atRest)) return signalFor('at-rest', detail);
+  return signalFor(glyphs.otherGlyph, detail);
+}

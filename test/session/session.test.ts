@@ -53,7 +53,8 @@ describe('Session', () => {
   it('resizes the pty and the screen together; the child sees the new size', async () => {
     const session = owned.session({
       file: 'sh',
-      args: ['-c', 'stty size; trap "stty size" WINCH; while :; do sleep 0.05; done'],
+      // The trap is set before the first size is printed: a resize right after it must not be lost.
+      args: ['-c', 'trap "stty size" WINCH; stty size; while :; do sleep 0.05; done'],
       cols: 80,
       rows: 24,
     });

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { lsCommand, sendCommand, waitCommand } from './control-commands.js';
+import { demoCommand } from './demo-command.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadless } from './run-command.js';
 import type { RunFlags } from './run-command.js';
@@ -19,6 +20,12 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .configureOutput({ writeOut: (s) => out.line(s.trimEnd()), writeErr: (s) => out.error(s.trimEnd()) });
 
   const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+  program
+    .command('demo')
+    .description('simulated agents that work, finish and ask for permission: see belltower decide, no agent needed')
+    .option('--seconds <n>', 'how long to run', '30')
+    .action(async (flags: { seconds?: string }) => setExit(await demoCommand(flags, out)));
 
   program
     .command('run')
@@ -78,6 +85,11 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
 }
 
 export async function main(argv: string[], out: Output = processOutput): Promise<void> {
+  // A reader that went away (`belltower run --headless | head`) is a request to stop: end the
+  // sessions the way SIGTERM does, instead of dying with their children still running.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.kill(process.pid, 'SIGTERM');
+  });
   let code = 0;
   const program = buildProgram(out, (c) => (code = c));
   try {

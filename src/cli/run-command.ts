@@ -10,6 +10,7 @@ import { checkSessionName, socketPath } from '../control/socket-path.js';
 import { fileLogger } from '../platform/file-logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { TileSet } from '../tile/tile-set.js';
+import type { VerdictChange } from '../tile/tile.js';
 import { resolveTiming, TimingError } from '../verdict/timing.js';
 import type { Output } from './output.js';
 
@@ -27,7 +28,16 @@ export interface RunFlags {
 
 export const DEFAULT_SPEC = 'claude';
 
-export async function runHeadless(specs: string[], flags: RunFlags, out: Output): Promise<number> {
+export interface RunStyle {
+  /** How a verdict change is printed (default: the JSON line contract). */
+  format?: (change: VerdictChange) => string;
+  /** End the sessions after this long (the demo). */
+  stopAfterMs?: number;
+  /** Tile names, in SPEC order (default: from the command). */
+  names?: string[];
+}
+
+export async function runHeadless(specs: string[], flags: RunFlags, out: Output, style: RunStyle = {}): Promise<number> {
   const dirs = belltowerDirs();
   const log = fileLogger(join(dirs.log, 'belltower.log'));
   let launches: LaunchSpec[];
@@ -68,20 +78,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output)
     hooks: flags.hooks !== false,
     logger: log,
   });
-  tiles.onVerdict(({ tile, from, verdict }) => {
-    out.line(
-      JSON.stringify({
-        t: verdict.since,
-        tile: tile.id,
-        name: tile.name,
-        from,
-        to: verdict.state,
-        source: verdict.source,
-        reason: verdict.reason,
-        ...(verdict.kind ? { kind: verdict.kind } : {}),
-      }),
-    );
-  });
+  tiles.onVerdict((change) => out.line((style.format ?? verdictJson)(change)));
 
   let control: ControlServer | undefined;
   try {
@@ -106,9 +103,11 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output)
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => void stop('time is up'), style.stopAfterMs);
   try {
-    for (const launch of launches) await tiles.add(launch);
+    for (const [i, launch] of launches.entries()) await tiles.add(launch, style.names?.[i]);
     await tiles.allExited();
+    if (timer) clearTimeout(timer);
     await stop('every session exited');
   } finally {
     process.off('SIGINT', onSignal);
@@ -117,6 +116,20 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output)
     await control.close();
   }
   return 0;
+}
+
+/** The verdict line of the command line contract. */
+export function verdictJson({ tile, from, verdict }: VerdictChange): string {
+  return JSON.stringify({
+    t: verdict.since,
+    tile: tile.id,
+    name: tile.name,
+    from,
+    to: verdict.state,
+    source: verdict.source,
+    reason: verdict.reason,
+    ...(verdict.kind ? { kind: verdict.kind } : {}),
+  });
 }
 
 /** `--timing conflictWindowMs=1000` → { conflictWindowMs: 1000 } (validated by resolveTiming). */

@@ -1,0 +1,78 @@
+/**
+ * Prepares one Claude Code tile: a private folder with our settings file and relay, the arguments
+ * that load them, and the transcript path known before the first hook.
+ *
+ *   claude --settings <folder>/settings.json --session-id <uuid> [user args…]
+ *
+ * Everything is undone by dispose(): the hook session is unregistered and the folder removed.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { canonicalPath } from '../platform/paths.js';
+import { claudeTranscriptPath } from './claude-paths.js';
+import { ClaudeSettingsError, mergeClaudeSettings, ourClaudeHooks } from './claude-settings.js';
+import { installRelay } from './relay-install.js';
+import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
+
+export interface ClaudeSessionInput extends TileHooksInput {
+  /** The folder Claude runs in (canonicalised: Claude names the project folder after its real path). */
+  cwd: string;
+  /** CLAUDE_CONFIG_DIR, or ~/.claude (see claudeConfigDir). */
+  configDir: string;
+  /** A settings file the user would have passed with --settings: merged into ours, never dropped. */
+  userSettingsPath?: string;
+  /** `relay` routes every event through the command relay (when loopback HTTP hooks are blocked). */
+  transport?: 'http' | 'relay';
+  /** Fixed for tests and replays; a fresh UUID otherwise. */
+  sessionId?: string;
+}
+
+export interface ClaudeSession {
+  /** Put these before the user's own arguments. */
+  args: string[];
+  /** Add these to the child's environment. */
+  env: Record<string, string>;
+  sessionId: string;
+  transcriptPath: string;
+  settingsPath: string;
+  /** Unregisters the hook session and removes the folder. Idempotent. */
+  dispose(): void;
+}
+
+export function prepareClaudeSession(input: ClaudeSessionInput): ClaudeSession {
+  const userSettings = input.userSettingsPath ? readUserSettings(input.userSettingsPath) : undefined;
+  const sessionId = input.sessionId ?? randomUUID();
+  const transcriptPath = claudeTranscriptPath(input.configDir, canonicalPath(input.cwd), sessionId);
+  return withTileHooks(input, ({ registration, folder }) => {
+    const relay = installRelay(folder, registration);
+    const hooks = ourClaudeHooks({
+      url: registration.url,
+      token: registration.token,
+      relayCommand: relay.command(),
+      transport: input.transport,
+    });
+    const settings = mergeClaudeSettings(userSettings, hooks);
+    const settingsPath = folder.write('settings.json', `${JSON.stringify(settings, null, 2)}\n`);
+    return {
+      args: ['--settings', settingsPath, '--session-id', sessionId],
+      env: { BELLTOWER_TILE: input.tileKey },
+      sessionId,
+      transcriptPath,
+      settingsPath,
+    };
+  });
+}
+
+function readUserSettings(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ClaudeSettingsError(`cannot read the settings file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ClaudeSettingsError(`the settings file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}

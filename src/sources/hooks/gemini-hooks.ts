@@ -1,0 +1,58 @@
+/**
+ * Gemini CLI hook calls → signals. Pure. (Observed on 0.61.0; see shared/facts/other-agents.md.)
+ *
+ * AfterAgent is Gemini's most reliable "turn ended". PreCompress fires inside ordinary turns
+ * (trigger "auto") and has no end event, so it is not a quiet latch here.
+ */
+import { z } from 'zod';
+import type { SignalBody, SourceSignal } from '../../verdict/signals.js';
+import { lengthDetail } from './detail.js';
+
+const Base = z.object({ session_id: z.string() });
+const Tool = Base.extend({ tool_name: z.string() });
+const AfterAgent = Base.extend({ prompt_response: z.string().optional() });
+const Notification = Base.extend({ notification_type: z.string(), message: z.string().optional() });
+const SessionEnd = Base.extend({ reason: z.string() });
+const SessionStart = Base.extend({ source: z.string() });
+
+export function geminiHookSignals(event: string, payload: unknown): SourceSignal[] {
+  const body = mapEvent(event, payload);
+  return body ? [{ ...body, source: 'hook' }] : [];
+}
+
+function mapEvent(event: string, payload: unknown): SignalBody | undefined {
+  switch (event) {
+    case 'BeforeAgent':
+      return Base.safeParse(payload).success ? { type: 'turn-start', real: true } : undefined;
+    case 'AfterAgent': {
+      const p = AfterAgent.safeParse(payload);
+      if (!p.success) return undefined;
+      const detail = lengthDetail('response', p.data.prompt_response);
+      return { type: 'turn-end', ...(detail ? { detail } : {}) };
+    }
+    case 'BeforeTool':
+    case 'AfterTool': {
+      const p = Tool.safeParse(payload);
+      return p.success ? { type: 'working', detail: p.data.tool_name } : undefined;
+    }
+    case 'Notification': {
+      const p = Notification.safeParse(payload);
+      if (!p.success || p.data.notification_type !== 'ToolPermission') return undefined;
+      return { type: 'blocked', kind: 'permission', ...(p.data.message ? { detail: p.data.message } : {}) };
+    }
+    case 'SessionEnd': {
+      const p = SessionEnd.safeParse(payload);
+      if (!p.success) return undefined;
+      return p.data.reason === 'clear' ? { type: 'quiet-latch', why: 'clear', phase: 'begin' } : { type: 'session-end', reason: p.data.reason };
+    }
+    case 'SessionStart': {
+      const p = SessionStart.safeParse(payload);
+      if (!p.success) return undefined;
+      if (p.data.source === 'clear') return { type: 'quiet-latch', why: 'clear', phase: 'end' };
+      if (p.data.source === 'startup' || p.data.source === 'resume') return { type: 'at-rest', detail: `session ${p.data.source}` };
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}

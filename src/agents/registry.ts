@@ -5,6 +5,8 @@
 import { claudeHookSignals } from '../sources/hooks/claude-hooks.js';
 import { codexNotifySignals } from '../sources/hooks/codex-notify.js';
 import { geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
+import { claudeTranscriptReader } from '../sources/transcript/claude-transcript.js';
+import { codexRolloutReader } from '../sources/transcript/codex-rollout.js';
 import { classifyTitle } from '../sources/title.js';
 import type { AgentName, AgentProfile, TitleReader } from './profile.js';
 import { CLAUDE_TITLE, CODEX_TITLE, GEMINI_TITLE, SHELL_TITLE } from './title-glyphs.js';
@@ -20,7 +22,7 @@ export const CLAUDE: AgentProfile = {
   title: titleReader(CLAUDE_TITLE),
   banner: true,
   hooks: claudeHookSignals,
-  transcript: null,
+  transcript: claudeTranscriptReader,
   notify: null,
 };
 
@@ -32,7 +34,7 @@ export const CODEX: AgentProfile = {
   title: titleReader(CODEX_TITLE),
   banner: false,
   hooks: null,
-  transcript: null,
+  transcript: codexRolloutReader,
   notify: codexNotifySignals,
 };
 

@@ -7,6 +7,7 @@ import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
 import { checkSessionName, socketPath } from '../control/socket-path.js';
+import { sweepOrphans } from '../agents/session-folder.js';
 import { fileLogger } from '../platform/file-logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { TileSet } from '../tile/tile-set.js';
@@ -90,6 +91,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
     }
     throw error;
   }
+  sweepOrphans(dirs.runtime, Date.now(), { logger: log });
   log('info', 'headless start', { session, specs: launches.map((l) => l.spec), socket: control.path });
 
   let stopping = false;

@@ -9,6 +9,7 @@ import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
 import type { Timing } from '../verdict/timing.js';
+import { injects } from './agent-injection.js';
 import { Tile } from './tile.js';
 import type { VerdictChange } from './tile.js';
 
@@ -38,7 +39,7 @@ export class TileSet implements ControlTarget {
 
   async add(spec: LaunchSpec, name?: string): Promise<Tile> {
     const id = this.tiles.length + 1;
-    const wantsHooks = this.options.hooks !== false && spec.agent === 'claude';
+    const wantsHooks = this.options.hooks !== false && injects(spec.agent);
     if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
     const tileName = name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));
     const tile = new Tile({
@@ -53,7 +54,7 @@ export class TileSet implements ControlTarget {
       ...(this.options.answerPsp === undefined ? {} : { answerPsp: this.options.answerPsp }),
       hooks: this.options.hooks !== false,
       ...(this.hookServer ? { hookServer: this.hookServer } : {}),
-      runtimeDir: join(this.options.runtimeDir, 'sessions'),
+      runtimeDir: this.options.runtimeDir,
       ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${id}-${tileName}.jsonl`) } : {}),
       captureOutput: this.options.captureOutput ?? false,
       logger: this.options.logger,

@@ -3,11 +3,6 @@
  * its recording, and the wake-up timer of its verdict pipeline. Everything the agent says flows
  * one way: evidence → pipeline → verdict effects → listeners.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { prepareClaudeSession } from '../agents/claude-injection.js';
-import type { ClaudeSession } from '../agents/claude-injection.js';
-import { claudeConfigDir } from '../agents/claude-paths.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { AgentProfile } from '../agents/profile.js';
 import { profileFor } from '../agents/registry.js';
@@ -19,9 +14,12 @@ import { Session } from '../session/session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
 import { claudeTranscriptSwitch } from '../sources/hooks/claude-hooks.js';
 import { TranscriptTail } from '../sources/transcript/tail.js';
+import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
 import type { EngineState, Verdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
+import { inject, injects } from './agent-injection.js';
+import type { Injection } from './agent-injection.js';
 import { createBannerReader } from './banner-reader.js';
 import { TilePipeline } from './tile-pipeline.js';
 
@@ -63,7 +61,7 @@ export class Tile {
   readonly startedAt: number;
   private readonly pipeline: TilePipeline;
   private readonly recorder: Recorder | null;
-  private readonly claude: ClaudeSession | null;
+  private readonly injection: Injection | null;
   private readonly tail: TranscriptTail | null;
   private readonly clock: () => number;
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
@@ -83,21 +81,24 @@ export class Tile {
 
     let args = options.spec.args;
     let env: Record<string, string | undefined> = { ...options.env };
-    let claude: ClaudeSession | null = null;
-    const hooksOn = options.hooks !== false && this.profile.name === 'claude' && options.hookServer !== undefined;
+    let injection: Injection | null = null;
+    const hooksOn = options.hooks !== false && injects(this.profile.name) && options.hookServer !== undefined;
     if (hooksOn && options.hookServer) {
-      claude = prepareClaudeSession({
-        stateDir: options.runtimeDir,
+      injection = inject({
+        agent: this.profile.name,
         server: options.hookServer,
+        runtimeDir: options.runtimeDir,
         tileKey,
         cwd: options.cwd,
-        configDir: claudeConfigDir(env as NodeJS.ProcessEnv, homedir()),
+        env,
         onHook: (_key, event, payload) => this.hook(event, payload),
       });
-      args = [...claude.args, ...args];
-      env = { ...env, ...claude.env };
+      if (injection) {
+        args = [...injection.args, ...args];
+        env = { ...env, ...injection.env };
+      }
     }
-    this.claude = claude;
+    this.injection = injection;
 
     const answerPsp = options.answerPsp ?? this.profile.answerPsp;
     this.recorder = options.recordPath
@@ -146,9 +147,9 @@ export class Tile {
     });
 
     this.tail =
-      claude !== null
+      injection?.transcriptPath !== undefined
         ? new TranscriptTail({
-            path: claude.transcriptPath,
+            path: injection.transcriptPath,
             onRecord: (record, path) => this.ingest({ type: 'transcript', path, record }),
             logger: log,
           })
@@ -239,6 +240,8 @@ export class Tile {
   }
 
   private hook(event: string, payload: Record<string, unknown>): void {
+    // Codex's turn-complete program arrives through the same relay, as event "notify".
+    if (event === CODEX_NOTIFY_EVENT && this.profile.notify) return this.ingest({ type: 'notify', payload });
     this.ingest({ type: 'hook', event, payload });
     const next = claudeTranscriptSwitch(event, payload);
     if (next && this.tail) this.tail.switchTo(next);
@@ -275,7 +278,7 @@ export class Tile {
     this.finished = true;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.tail?.close();
-    this.claude?.dispose();
+    this.injection?.dispose();
     this.recorder?.close();
   }
 }

@@ -1,0 +1,57 @@
+/**
+ * What belltower adds to an agent's launch so the agent reports to it: hooks (Claude, Gemini),
+ * the notify program (Codex), and for Claude the transcript path known in advance.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { prepareClaudeSession } from '../agents/claude-injection.js';
+import { claudeConfigDir } from '../agents/claude-paths.js';
+import { prepareCodexSession } from '../agents/codex-injection.js';
+import { prepareGeminiSession } from '../agents/gemini-injection.js';
+import type { AgentName } from '../agents/profile.js';
+import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
+
+export interface Injection {
+  /** Put these before the user's own arguments. */
+  args: string[];
+  env: Record<string, string>;
+  /** The agent's session log, when known before it starts. */
+  transcriptPath?: string;
+  dispose(): void;
+}
+
+export interface InjectionInput {
+  agent: AgentName;
+  server: HookServer;
+  /** Parent of the per-tile private folders. */
+  runtimeDir: string;
+  tileKey: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  onHook: HookListener;
+}
+
+/** Agents belltower can hear from directly. */
+export function injects(agent: AgentName): boolean {
+  return agent === 'claude' || agent === 'codex' || agent === 'gemini';
+}
+
+export function inject(input: InjectionInput): Injection | null {
+  const common = { stateDir: input.runtimeDir, server: input.server, tileKey: input.tileKey, onHook: input.onHook };
+  switch (input.agent) {
+    case 'claude': {
+      const session = prepareClaudeSession({ ...common, cwd: input.cwd, configDir: claudeConfigDir(input.env as NodeJS.ProcessEnv, homedir()) });
+      return { args: session.args, env: session.env, transcriptPath: session.transcriptPath, dispose: () => session.dispose() };
+    }
+    case 'codex': {
+      const session = prepareCodexSession({ ...common, codexHome: input.env.CODEX_HOME ?? join(homedir(), '.codex') });
+      return { args: session.args, env: session.env, dispose: () => session.dispose() };
+    }
+    case 'gemini': {
+      const session = prepareGeminiSession({ ...common, env: input.env as NodeJS.ProcessEnv });
+      return { args: session.args, env: session.env, dispose: () => session.dispose() };
+    }
+    case 'shell':
+      return null;
+  }
+}

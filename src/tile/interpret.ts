@@ -39,7 +39,7 @@ export function interpret(profile: AgentProfile, state: InterpreterState, eviden
     case 'notify':
       return { state, signals: profile.notify ? profile.notify(evidence.payload) : [] };
     case 'prompt':
-      return { state, signals: [{ type: 'prompt', source: 'user' }] };
+      return { state, signals: [{ type: 'prompt', source: 'user', ...(evidence.local ? { local: true } : {}) }] };
     case 'seen':
       return { state, signals: [{ type: 'seen', source: 'user' }] };
     case 'exit':

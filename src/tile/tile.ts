@@ -207,7 +207,7 @@ export class Tile {
       setTimeout(() => {
         if (this.exited) return;
         this.session.write('\r');
-        this.ingest({ type: 'prompt' });
+        this.ingest(text.trimStart().startsWith('/') ? { type: 'prompt', local: true } : { type: 'prompt' });
       }, text.length > 0 ? 150 : 0);
     }
   }

@@ -97,7 +97,7 @@ function apply(d: Draft): void {
     case 'unknown':
       return note(d, 'ignored: only a title can be unknown');
     case 'prompt':
-      return applyPrompt(d);
+      return applyPrompt(d, s.local === true);
     case 'seen':
       if (d.state.verdict.state === 'done') return setVerdict(d, 'idle', 'seen');
       return note(d, 'seen');
@@ -174,7 +174,7 @@ function applyAtRest(d: Draft, detail: string | undefined): void {
   setVerdict(d, 'idle', detail ?? 'at rest');
 }
 
-function applyQuietLatch(d: Draft, why: 'clear' | 'compact', phase: 'begin' | 'end'): void {
+function applyQuietLatch(d: Draft, why: 'clear' | 'compact' | 'command', phase: 'begin' | 'end'): void {
   // /clear and /compact redraw the screen: reset the screen sources, drop any held done, and mute
   // the title until the next real prompt.
   d.state = {
@@ -186,7 +186,7 @@ function applyQuietLatch(d: Draft, why: 'clear' | 'compact', phase: 'begin' | 'e
     titleWorkedSinceRest: false,
   };
   if (why === 'compact' && phase === 'begin') return setVerdict(d, 'working', 'compacting');
-  setVerdict(d, 'idle', why === 'clear' ? '/clear' : '/compact');
+  setVerdict(d, 'idle', why === 'command' ? 'slash command' : `/${why}`);
 }
 
 function applyBanner(d: Draft, text: string): void {
@@ -206,8 +206,12 @@ function applyBanner(d: Draft, text: string): void {
   setVerdict(d, 'done', text, { early: true });
 }
 
-function applyPrompt(d: Draft): void {
+function applyPrompt(d: Draft, local: boolean): void {
   d.state = { ...d.state, rangEarly: false };
+  // A slash command at rest is no turn: without hooks to say so, /clear's redraw and /compact's
+  // model call would otherwise read as finished turns. Mid-turn it is queued input: no latch.
+  const current0 = d.state.verdict.state;
+  if (local && current0 !== 'working' && current0 !== 'blocked') return applyQuietLatch(d, 'command', 'begin');
   // Without hooks, the user's own submit is the only sign of a real prompt.
   if (!d.state.options.promptsFromHooks) d.state = { ...d.state, latched: false };
   const current = d.state.verdict.state;

@@ -76,7 +76,7 @@ export type SignalBody =
   | { type: 'interrupted' }
   /** /clear or /compact began or ended: SessionEnd(clear), PreCompact, SessionStart(clear|compact),
    * PostCompact. `phase: 'begin'` while the compaction model call runs, `'end'` once at rest. */
-  | { type: 'quiet-latch'; why: 'clear' | 'compact'; phase: 'begin' | 'end' }
+  | { type: 'quiet-latch'; why: 'clear' | 'compact' | 'command'; phase: 'begin' | 'end' }
   /** A subagent started or stopped, by agent id. A stop may carry the declared background list. */
   | { type: 'subagent-start'; id: string }
   | { type: 'subagent-stop'; id: string; background?: BackgroundTask[] }
@@ -88,8 +88,9 @@ export type SignalBody =
   | { type: 'banner'; text: string }
   /** A title glyph belltower does not know: the title says nothing it can trust. */
   | { type: 'unknown'; detail?: string }
-  /** The user submitted input in belltower (never what was typed). */
-  | { type: 'prompt' }
+  /** The user submitted input in belltower (never what was typed). `local` when it was a slash
+   * command (/clear, /compact, /model…): the agent handles it itself, it starts no turn of yours. */
+  | { type: 'prompt'; local?: boolean }
   /** The user looked at the tile: an unseen done becomes idle. */
   | { type: 'seen' }
   /** The process started. */

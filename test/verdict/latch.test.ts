@@ -92,3 +92,41 @@ describe('the quiet latch: /clear and /compact are not finished turns', () => {
     expect(s.count('done')).toBe(0);
   });
 });
+
+describe('slash commands typed in belltower (agents without hooks)', () => {
+  it('/clear at rest latches: the title flash and OSC 7501 done of /compact are no done', () => {
+    const s = new Scenario({ promptsFromHooks: false })
+      .at(100, 'title', rest)
+      .at(1_000, 'user', { type: 'prompt', local: true })
+      .at(1_050, 'title', spin)
+      .at(1_200, 'title', rest)
+      .until(10_000)
+      .at(20_000, 'user', { type: 'prompt', local: true })
+      .at(20_050, 'psp', { type: 'working' })
+      .at(21_000, 'psp', { type: 'turn-end' })
+      .until(40_000);
+    expect(s.count('done')).toBe(0);
+    // The next real prompt lifts the latch.
+    s.at(50_000, 'user', { type: 'prompt' }).at(50_100, 'psp', { type: 'working' }).at(52_000, 'psp', { type: 'turn-end' }).until(60_000);
+    expect(s.count('done')).toBe(1);
+  });
+
+  it('a slash command typed mid-turn is queued input, not a latch', () => {
+    const s = new Scenario({ promptsFromHooks: false })
+      .at(1_000, 'user', { type: 'prompt' })
+      .at(1_050, 'psp', { type: 'working' })
+      .at(2_000, 'user', { type: 'prompt', local: true })
+      .at(5_000, 'psp', { type: 'turn-end' })
+      .until(60_000);
+    expect(s.count('done')).toBe(1);
+  });
+
+  it('with hooks, a slash command that runs a model turn (UserPromptSubmit) still ends in done', () => {
+    const s = new Scenario()
+      .at(1_000, 'user', { type: 'prompt', local: true })
+      .at(1_100, 'hook', prompt)
+      .at(3_000, 'hook', stop())
+      .until(60_000);
+    expect(s.count('done')).toBe(1);
+  });
+});

@@ -22,7 +22,7 @@ const body: fc.Arbitrary<SignalBody> = fc.oneof(
   fc.record({ type: fc.constant('child' as const), id: ids, open: fc.boolean() }),
   fc.constant({ type: 'banner' as const, text: '✻ Worked for 3s' }),
   fc.constant({ type: 'unknown' as const }),
-  fc.constant({ type: 'prompt' as const }),
+  fc.record({ type: fc.constant('prompt' as const), local: fc.boolean() }),
   fc.constant({ type: 'seen' as const }),
 );
 const source = fc.constantFrom<SourceName>('hook', 'psp', 'transcript', 'title', 'banner', 'user');
@@ -38,11 +38,13 @@ function run(items: { gap: number; source: SourceName; body: SignalBody }[], pro
   const effects: Run['effects'] = [];
   let t = 0;
   items.forEach((item, i) => {
+    // Wake-ups delivered before this signal happened after the previous one: that is their floor.
+    const previous = t;
     t += item.gap;
     const signal = { ...item.body, source: item.source, t, seq: i + 1 } as Signal;
     // What `step` does, in two parts, so each effect is paired with the state that produced it.
     const woken = advance(state, t);
-    for (const effect of woken.effects) effects.push({ effect, state: woken.state, at: t });
+    for (const effect of woken.effects) effects.push({ effect, state: woken.state, at: previous });
     const result = reduce(woken.state, signal, t);
     for (const effect of result.effects) effects.push({ effect, state: result.state, at: t });
     state = result.state;

@@ -38,7 +38,7 @@ export function readGate(gate: GateState, timing: Timing, now: number): GateRead
   // Declared shells and OSC 7501 child records share ids (a task id): count each id once.
   const shellIds = new Map<string, number>();
   for (const [id, since] of [...Object.entries(gate.shells), ...Object.entries(gate.children)]) {
-    shellIds.set(id, Math.min(since, shellIds.get(id) ?? Infinity));
+    shellIds.set(id, Math.max(since, shellIds.get(id) ?? -Infinity));
   }
   const shellExpiries = [...shellIds.values()].map((since) => since + timing.hooklessBackgroundTtlMs).filter((e) => e > now);
   expiries.push(...shellExpiries);
@@ -70,7 +70,8 @@ export function describeGate(reading: GateReading): string {
 export function declareBackground(gate: GateState, tasks: BackgroundTask[], now: number): GateState {
   const shells: Record<string, number> = {};
   for (const task of tasks) {
-    if (task.type === 'shell' || task.type === 'other') shells[task.id] = gate.shells[task.id] ?? now;
+    // Each declaration is fresh news that the task still runs: its TTL counts from the latest one.
+    if (task.type === 'shell' || task.type === 'other') shells[task.id] = now;
   }
   const subagentCount = tasks.filter((task) => task.type === 'subagent').length;
   const teammateTasks = tasks.filter((task) => task.type === 'teammate');
@@ -103,7 +104,8 @@ export function stopSubagent(gate: GateState, id: string): GateState {
 }
 
 export function openChild(gate: GateState, id: string, now: number): GateState {
-  return { ...gate, children: { ...gate.children, [id]: gate.children[id] ?? now } };
+  // A child re-reported as running (progress, a new title) is alive now: its TTL restarts.
+  return { ...gate, children: { ...gate.children, [id]: now } };
 }
 
 export function closeChild(gate: GateState, id: string): GateState {

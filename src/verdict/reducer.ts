@@ -41,6 +41,8 @@ export function reduce(state: EngineState, signal: Signal, now: number): Step {
   if (signal.type !== 'wake') {
     draft.state = { ...draft.state, lastSeq: signal.seq };
     if (CLAIMS.has(signal.type)) draft.state = { ...draft.state, lastClaimSeq: signal.seq };
+    // A Stop after new work is a new Stop, however soon it comes: only back-to-back Stops are one.
+    if (CLAIMS.has(signal.type) && draft.state.lastStopAt !== null) draft.state = { ...draft.state, lastStopAt: null };
   }
   apply(draft);
   settle(draft);
@@ -146,7 +148,7 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
     return setVerdict(d, 'idle', 'no real prompt since /clear or /compact');
   }
   if (d.state.hold) return note(d, 'joins the held turn end');
-  if (d.state.verdict.state === 'done' && !d.state.turnOpen) return note(d, 'already done');
+  if ((d.state.verdict.state === 'done' || d.state.verdict.state === 'failed') && !d.state.turnOpen) return note(d, `already ${d.state.verdict.state}`);
 
   const hold: Hold = {
     source: s.source,

@@ -167,3 +167,26 @@ describe('teammates', () => {
     expect(s.times('done')).toEqual([5_000 + 90_000 + 10_000]);
   });
 });
+
+describe('background TTLs count from the latest declaration', () => {
+  it('a shell re-declared by a later Stop keeps gating past the first TTL', () => {
+    const s = new Scenario()
+      .at(5_000, 'hook', prompt)
+      .at(8_000, 'hook', stop([shell]))
+      .at(200_000, 'hook', prompt)
+      .at(250_000, 'hook', stop([shell]))
+      .until(250_000 + 300_000 - 1);
+    expect(s.count('done')).toBe(0);
+    s.until(250_000 + 300_000 + 10_000);
+    expect(s.times('done')).toEqual([560_000]);
+  });
+
+  it('an OSC 7501 child re-reported as running keeps gating', () => {
+    const s = new Scenario({ promptsFromHooks: false }).at(1_000, 'user', { type: 'prompt' }).at(1_010, 'psp', { type: 'working' }).at(4_000, 'psp', { type: 'child', id: 'upload', open: true }).at(4_200, 'psp', { type: 'turn-end' });
+    for (let t = 10_000; t <= 400_000; t += 10_000) s.at(t, 'psp', { type: 'child', id: 'upload', open: true });
+    s.until(400_000 + 300_000 - 1);
+    expect(s.count('done')).toBe(0);
+    s.until(400_000 + 300_000 + 10_000);
+    expect(s.count('done')).toBe(1);
+  });
+});

@@ -109,3 +109,21 @@ describe('ordering', () => {
     expect(s.count('done')).toBe(1);
   });
 });
+
+describe('duplicate Stops are back to back only', () => {
+  it('a Stop within 500 ms of the last one but after new work is a new Stop', () => {
+    const s = new Scenario()
+      .at(6_000, 'hook', prompt)
+      .at(6_030, 'hook', stop())
+      .at(6_370, 'hook', { type: 'working', detail: 'Bash' })
+      .at(6_450, 'hook', stop())
+      .until(60_000);
+    expect(s.times('done')).toEqual([6_450 + 750]);
+  });
+
+  it('a turn end after a failed turn does not turn it into a done', () => {
+    const s = new Scenario().at(1_000, 'hook', prompt).at(1_500, 'hook', { type: 'failed' }).at(1_600, 'psp', { type: 'turn-end' }).until(60_000);
+    expect(s.now).toBe('failed');
+    expect(s.rings).toEqual(['failed']);
+  });
+});

@@ -34,6 +34,22 @@ export async function lsCommand(flags: { json?: boolean; session?: string }, out
   return 0;
 }
 
+export async function whyCommand(tile: string, flags: { json?: boolean; session?: string }, out: Output): Promise<number> {
+  const reply = await call(out, flags.session, { op: 'why', tile });
+  if (typeof reply === 'number') return reply;
+  if (!reply.ok) return fail(out, reply.error);
+  if (!('why' in reply)) return fail(out, 'unexpected reply');
+  if (flags.json) {
+    out.line(JSON.stringify({ tile: reply.tile, why: reply.why }));
+    return 0;
+  }
+  out.line(formatTile(reply.tile));
+  for (const entry of reply.why) {
+    out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${entry.source.padEnd(10)} ${entry.signal.padEnd(14)} ${entry.note}`);
+  }
+  return 0;
+}
+
 export async function sendCommand(tile: string, text: string, flags: { enter?: boolean; session?: string }, out: Output): Promise<number> {
   const reply = await call(out, flags.session, { op: 'send', tile, text, enter: flags.enter ?? false });
   if (typeof reply === 'number') return reply;

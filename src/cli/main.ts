@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
-import { lsCommand, sendCommand, waitCommand } from './control-commands.js';
+import { lsCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
 import { demoCommand } from './demo-command.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadless } from './run-command.js';
@@ -54,6 +54,14 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--json', 'one JSON array')
     .option('--session <name>', 'which running belltower')
     .action(async (flags: { json?: boolean; session?: string }) => setExit(await lsCommand(flags, out)));
+
+  program
+    .command('why')
+    .description("why a tile shows what it shows: its verdict and the last signals that led there")
+    .argument('<tile>')
+    .option('--json', 'one JSON object')
+    .option('--session <name>', 'which running belltower')
+    .action(async (tile: string, flags: { json?: boolean; session?: string }) => setExit(await whyCommand(tile, flags, out)));
 
   program
     .command('send')

@@ -102,6 +102,8 @@ export class ControlServer {
     const tile = findTile(tiles, request.tile);
     if (!tile) return reply({ v, id, ok: false, error: `no tile "${request.tile}" (tiles: ${tiles.map((t) => `${t.id} ${t.name}`).join(', ') || 'none'})` });
 
+    if (request.op === 'why') return reply({ v, id, ok: true, tile, why: target.why(tile) });
+
     if (request.op === 'send') {
       const error = target.send(tile, request.text, request.enter);
       return reply(error ? { v, id, ok: false, error } : { v, id, ok: true, sent: true });

@@ -1,10 +1,13 @@
 /** What the control server needs from whatever shows the tiles (headless or the UI). */
+import type { WhyEntry } from '../verdict/state.js';
 import type { TileInfo } from './protocol.js';
 
 export interface ControlTarget {
   tileInfos(): TileInfo[];
   /** Type text into a tile; an error message when the tile cannot take it. */
   send(tile: TileInfo, text: string, enter: boolean): string | null;
+  /** The tile's last signals and what the engine made of each (newest last). */
+  why(tile: TileInfo): WhyEntry[];
   /** Called after every verdict change of any tile. */
   onChange(listener: (tile: TileInfo) => void): () => void;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { TILE_STATES } from '../verdict/state.js';
-import type { TileStateName } from '../verdict/state.js';
+import type { TileStateName, WhyEntry } from '../verdict/state.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -16,6 +16,7 @@ const base = { v: z.literal(PROTOCOL_VERSION), id: z.number().int().nonnegative(
 
 export const requestSchema = z.discriminatedUnion('op', [
   z.object({ ...base, op: z.literal('ls') }),
+  z.object({ ...base, op: z.literal('why'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('send'), tile: z.string().min(1), text: z.string(), enter: z.boolean().default(false) }),
   z.object({
     ...base,
@@ -49,6 +50,7 @@ export type ControlReply =
   | { v: number; id: number; ok: true; tiles: TileInfo[] }
   | { v: number; id: number; ok: true; sent: true }
   | { v: number; id: number; ok: true; reached: TileInfo }
+  | { v: number; id: number; ok: true; tile: TileInfo; why: WhyEntry[] }
   | { v: number; id: number; ok: false; error: string; timeout?: boolean };
 
 /** Parse one request line; the error names what is wrong so a script author can fix it. */

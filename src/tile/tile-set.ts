@@ -8,6 +8,7 @@ import type { ControlTarget } from '../control/control-target.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
+import type { WhyEntry } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
 import { injects } from './agent-injection.js';
 import { Tile } from './tile.js';
@@ -103,6 +104,10 @@ export class TileSet implements ControlTarget {
     if (tile.hasExited) return `tile ${info.id} (${info.name}) has exited`;
     tile.send(text, enter);
     return null;
+  }
+
+  why(info: TileInfo): WhyEntry[] {
+    return this.tiles.find((t) => t.id === info.id)?.engine.why ?? [];
   }
 
   onChange(listener: (tile: TileInfo) => void): () => void {

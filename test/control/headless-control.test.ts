@@ -123,6 +123,16 @@ describe('belltower run --headless with the control socket', () => {
     expect(second.code).toBe(0);
     expect(Date.now() - sendAt).toBeLessThan(0.15 + 0.3 + 0.75 * 1000 + 3000);
 
+    // "why?": the verdict and the signals that led there, newest last.
+    const why = JSON.parse((await cli('why', '1', '--json')).stdout) as { tile: { state: string }; why: { source: string; signal: string; note: string }[] };
+    expect(why.tile.state).toBe('done');
+    // The OSC 7501 done was held through the conflict window, then released by the engine's timer.
+    const held = why.why.findLastIndex((w) => w.source === 'psp' && w.signal === 'turn-end');
+    expect(why.why[held]?.note).toMatch(/held: conflict window/);
+    expect(why.why.at(-1)).toMatchObject({ source: 'engine', signal: 'wake' });
+    expect(why.why.at(-1)?.note).toMatch(/working → done/);
+    expect((await cli('why', '1')).stdout).toMatch(/psp +turn-end +held: conflict window/);
+
     await cli('send', '1', 'quit', '--enter');
     expect(await h.exited).toBe(0);
     expect(h.lines.at(-1)).toMatchObject({ to: 'exited', reason: 'exited with code 3' });

@@ -68,6 +68,7 @@ export class Tile {
   private readonly ringListeners = new Set<(tile: Tile, state: string) => void>();
   private wakeTimer: NodeJS.Timeout | undefined;
   private exited = false;
+  private finished = false;
   private readonly exitWaiters: (() => void)[] = [];
 
   constructor(private readonly options: TileOptions) {
@@ -133,7 +134,7 @@ export class Tile {
       promptsFromHooks: this.profile.promptsFromHooks && hooksOn,
       recorder: this.recorder,
       readBanners: this.profile.banner ? createBannerReader(this.session.screen) : () => [],
-      onEffects: (effects, state) => this.effects(effects, state),
+      onEffects: (effects) => this.effects(effects),
       onProblem: (problem) => log('warn', `tile ${this.id}: ${problem}`),
     });
     this.session.onOutput((data) => this.pipeline.ptyReceived(data, this.t()));
@@ -251,7 +252,7 @@ export class Tile {
     this.pipeline.ingest(evidence, this.t());
   }
 
-  private effects(effects: Effect[], state: EngineState): void {
+  private effects(effects: Effect[]): void {
     for (const effect of effects) {
       if (effect.type === 'verdict') {
         for (const listener of this.changeListeners) listener({ tile: this, from: effect.from, verdict: effect.verdict });
@@ -261,7 +262,6 @@ export class Tile {
         this.schedule(effect.t);
       }
     }
-    void state;
   }
 
   private schedule(at: number | null): void {
@@ -270,8 +270,6 @@ export class Tile {
     if (at === null || this.exited) return;
     this.wakeTimer = setTimeout(() => this.pipeline.wake(at), Math.max(0, at - this.t()));
   }
-
-  private finished = false;
 
   private finish(): void {
     if (this.finished) return;

@@ -52,6 +52,12 @@ export function reduce(state: EngineState, signal: Signal, now: number): Step {
 function apply(d: Draft): void {
   const s = d.signal;
   if (isFirstParty(s.source) && !d.state.firstPartySeen) d.state = { ...d.state, firstPartySeen: true };
+  // First-party evidence beats the title: a done the title alone was about to show is dropped
+  // (Codex paints a spinner then its folder name at start-up, then says idle in OSC 7501).
+  if (isFirstParty(s.source) && d.state.hold?.source === 'title') {
+    d.state = { ...d.state, hold: null };
+    note(d, 'title hold dropped: first-party evidence decides');
+  }
   if (s.source === 'title') return applyTitle(d);
 
   switch (s.type) {

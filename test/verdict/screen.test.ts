@@ -131,3 +131,16 @@ describe('stuck screens', () => {
     expect(s.times('done')).toEqual([9_000]);
   });
 });
+
+describe('first-party evidence arriving while the title holds a done', () => {
+  it('drops the title hold: Codex start-up (spinner, folder name, then OSC 7501 idle) is no done', () => {
+    const s = new Scenario({ promptsFromHooks: false })
+      .at(736, 'title', { type: 'working', detail: '⠋ project' })
+      .at(736, 'title', { type: 'at-rest', detail: 'project' })
+      .at(778, 'psp', { type: 'at-rest' })
+      .until(60_000);
+    expect(s.count('done')).toBe(0);
+    expect(s.now).toBe('idle');
+    expect(s.state.verdict.source).toBe('psp');
+  });
+});

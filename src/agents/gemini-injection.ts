@@ -8,6 +8,7 @@
  * prompt, and that a hook group without a matcher matches every tool.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { GeminiSettingsError, geminiSystemDefaultsPath, withGeminiHooks } from './gemini-settings.js';
 import { parseJsonc } from './jsonc.js';
 import { installRelay } from './relay-install.js';
@@ -40,6 +41,25 @@ export function prepareGeminiSession(input: GeminiSessionInput): GeminiSession {
       settingsPath,
     };
   });
+}
+
+/**
+ * Gemini CLI 0.61 loads a system-defaults file only when the file and every folder above it are
+ * owned by root and writable by nobody else ("Security Warning: Skipping system defaults file").
+ * Anywhere else our hooks would be silently skipped: say why, so the tile does not claim hooks.
+ */
+export function geminiSkipsSystemFile(file: string, stat: (p: string) => { uid: number; mode: number } = fs.statSync): string | undefined {
+  for (let current = file; ; current = path.dirname(current)) {
+    let st: { uid: number; mode: number };
+    try {
+      st = stat(current);
+    } catch (error) {
+      return `cannot check ${current}: ${(error as Error).message}`;
+    }
+    if (st.uid !== 0) return `Gemini skips hook files outside root-owned folders: ${current} is owned by uid ${st.uid}`;
+    if ((st.mode & 0o022) !== 0) return `Gemini skips hook files in folders others can write: ${current} has mode ${(st.mode & 0o7777).toString(8)}`;
+    if (path.dirname(current) === current) return undefined;
+  }
 }
 
 function readOriginal(file: string): unknown {

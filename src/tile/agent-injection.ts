@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { prepareClaudeSession } from '../agents/claude-injection.js';
 import { claudeConfigDir } from '../agents/claude-paths.js';
 import { prepareCodexSession } from '../agents/codex-injection.js';
-import { prepareGeminiSession } from '../agents/gemini-injection.js';
+import { geminiSkipsSystemFile, prepareGeminiSession } from '../agents/gemini-injection.js';
 import type { AgentName } from '../agents/profile.js';
 import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
 
@@ -31,6 +31,11 @@ export interface InjectionInput {
   onHook: HookListener;
 }
 
+/** The agent cannot be made to report here; the tile runs without first-party hooks. */
+export class InjectionUnavailable extends Error {
+  override name = 'InjectionUnavailable';
+}
+
 /** Agents belltower can hear from directly. */
 export function injects(agent: AgentName): boolean {
   return agent === 'claude' || agent === 'codex' || agent === 'gemini';
@@ -49,6 +54,11 @@ export function inject(input: InjectionInput): Injection | null {
     }
     case 'gemini': {
       const session = prepareGeminiSession({ ...common, env: input.env as NodeJS.ProcessEnv });
+      const skipped = geminiSkipsSystemFile(session.settingsPath);
+      if (skipped) {
+        session.dispose();
+        throw new InjectionUnavailable(`Gemini hooks are off for this tile: ${skipped}; its status comes from the title`);
+      }
       return { args: session.args, env: session.env, dispose: () => session.dispose() };
     }
     case 'shell':

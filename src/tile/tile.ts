@@ -18,7 +18,7 @@ import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
 import type { EngineState, Verdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
-import { inject, injects } from './agent-injection.js';
+import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
 import { createBannerReader } from './banner-reader.js';
 import { TilePipeline } from './tile-pipeline.js';
@@ -83,9 +83,8 @@ export class Tile {
     let args = options.spec.args;
     let env: Record<string, string | undefined> = { ...options.env };
     let injection: Injection | null = null;
-    const hooksOn = options.hooks !== false && injects(this.profile.name) && options.hookServer !== undefined;
-    if (hooksOn && options.hookServer) {
-      injection = inject({
+    if (options.hooks !== false && injects(this.profile.name) && options.hookServer) {
+      injection = this.tryInject({
         agent: this.profile.name,
         server: options.hookServer,
         runtimeDir: options.runtimeDir,
@@ -100,6 +99,8 @@ export class Tile {
       }
     }
     this.injection = injection;
+    // Claim hooks only where they were injected: the quiet latch waits for a hook prompt otherwise.
+    const hooksOn = injection !== null;
 
     const answerPsp = options.answerPsp ?? this.profile.answerPsp;
     this.recorder = options.recordPath
@@ -238,6 +239,16 @@ export class Tile {
   dispose(): void {
     this.finish();
     this.session.dispose();
+  }
+
+  private tryInject(input: Parameters<typeof inject>[0]): Injection | null {
+    try {
+      return inject(input);
+    } catch (error) {
+      if (!(error instanceof InjectionUnavailable)) throw error;
+      this.options.logger('warn', `tile ${this.id}: ${error.message}`);
+      return null;
+    }
   }
 
   private hook(event: string, payload: Record<string, unknown>): void {

@@ -28,6 +28,13 @@ describe('gemini hook → signals', () => {
     ]);
   });
 
+  it('AfterAgent after an API error or an Esc (no text, "[no response text]") ends the turn without claiming an answer', () => {
+    // Both seen on 0.61.0 against the fake API: HTTP 400, and Esc while the reply hung.
+    expect(gm(g('AfterAgent', { prompt: 'hi', prompt_response: '[no response text]', stop_hook_active: false }))).toEqual([
+      { type: 'turn-end', detail: 'no response text (an API error or an interrupt)', source: 'hook' },
+    ]);
+  });
+
   it('/clear latches; /quit ends the session; start-up is at rest; the rest says nothing', () => {
     expect(gm(g('SessionEnd', { reason: 'clear' }))).toEqual([{ type: 'quiet-latch', why: 'clear', phase: 'begin', source: 'hook' }]);
     expect(gm(g('SessionStart', { source: 'clear' }))).toEqual([{ type: 'quiet-latch', why: 'clear', phase: 'end', source: 'hook' }]);

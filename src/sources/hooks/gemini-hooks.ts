@@ -3,6 +3,10 @@
  *
  * AfterAgent is Gemini's most reliable "turn ended". PreCompress fires inside ordinary turns
  * (trigger "auto") and has no end event, so it is not a quiet latch here.
+ *
+ * A turn that produced no text — an API error, or the user's Esc — still fires AfterAgent, with
+ * the placeholder response NO_RESPONSE (seen on 0.61.0 for both; nothing in the hooks tells them
+ * apart). It stays a turn end, but its detail must not read as an 18-character answer.
  */
 import { z } from 'zod';
 import type { SignalBody, SourceSignal } from '../../verdict/signals.js';
@@ -14,6 +18,9 @@ const AfterAgent = Base.extend({ prompt_response: z.string().optional() });
 const Notification = Base.extend({ notification_type: z.string(), message: z.string().optional() });
 const SessionEnd = Base.extend({ reason: z.string() });
 const SessionStart = Base.extend({ source: z.string() });
+
+/** Gemini's `prompt_response` when the turn produced no text (packages/core: fireAfterAgentHookSafe). */
+export const NO_RESPONSE = '[no response text]';
 
 export function geminiHookSignals(event: string, payload: unknown): SourceSignal[] {
   const body = mapEvent(event, payload);
@@ -27,7 +34,8 @@ function mapEvent(event: string, payload: unknown): SignalBody | undefined {
     case 'AfterAgent': {
       const p = AfterAgent.safeParse(payload);
       if (!p.success) return undefined;
-      const detail = lengthDetail('response', p.data.prompt_response);
+      const response = p.data.prompt_response;
+      const detail = response === NO_RESPONSE ? 'no response text (an API error or an interrupt)' : lengthDetail('response', response);
       return { type: 'turn-end', ...(detail ? { detail } : {}) };
     }
     case 'BeforeTool':

@@ -1,0 +1,270 @@
+/**
+ * The real Codex CLI (0.171.0) under `belltower run --headless --record DIR --capture-output
+ * codex`, against the fake OpenAI Responses API, driven with `belltower send` and `wait` like a
+ * script would. Each scenario is one Codex session: its recording must replay (`replay --check`),
+ * and with BELLTOWER_UPDATE_FIXTURES=1 it becomes fixtures/codex-0.171.0/<scenario>.jsonl.
+ *
+ * Skips (with the reason) when the pinned CLI cannot be installed, e.g. offline.
+ *
+ * What Codex 0.171.0 did here (see also shared/facts/other-agents.md):
+ * - OSC 7501 unasked: `idle` at start-up (sometimes after a 20 ms `working` flash), `working` at
+ *   Enter, `done` at turn end, `blocked:kind=permission` at an approval, `error` after an API
+ *   error, `clear` at exit. The notify relay (belltower's `-c notify=[…]`) delivers one
+ *   `agent-turn-complete` per turn end, plus one for the hidden title thread at the first prompt
+ *   (filtered); none for an approval or an API error.
+ * - An approval needs `approval_policy = "on-request"`, a sandbox (`workspace-write`) and a
+ *   command the model marks `sandbox_permissions: "require_escalated"`; "untrusted" is refused
+ *   by 0.171 ("no longer supported") and `danger-full-access` never asks. `y` approves.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PINNED_VERSIONS, tryInstallCodex, type InstallResult } from '../support/claude-install.js';
+import { createCodexHome, type CodexHome, type CodexHomeOptions } from '../support/codex-home.js';
+import { sleep } from '../support/fake-server.js';
+import {
+  apiError,
+  exec,
+  functionOutputText,
+  lastInputOf,
+  startFakeOpenAI,
+  text,
+  TITLE_REQUEST,
+  type FakeOpenAI,
+  type Reply,
+  type ResponsesRequest,
+} from '../support/fake-openai.js';
+import { linesOf, replayCheck, saveFixture, startHeadlessAgent, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
+
+const AGENT_VERSION = PINNED_VERSIONS.codex;
+const FIXTURE_FOLDER = `codex-${AGENT_VERSION}`;
+/** States that ring: none may appear before the first prompt. */
+const RINGING = ['done', 'blocked', 'failed'];
+
+interface Session {
+  api: FakeOpenAI;
+  home: CodexHome;
+  run: HeadlessAgent;
+  dir: string;
+}
+
+describe('real Codex 0.171.0 under belltower run --headless', () => {
+  let install: InstallResult = { ok: false, reason: 'not attempted' };
+  let current: Session | undefined;
+  let sessions = 0;
+  /** Runs whose start-up showed the known misjudgment: never saved as fixtures. */
+  const misjudgedStart = new WeakSet<HeadlessAgent>();
+
+  beforeAll(async () => {
+    install = await tryInstallCodex({ log: (line) => console.error(`[codex-install] ${line}`) });
+    if (!install.ok) console.warn(`[codex-headless] skipping: ${install.reason}`);
+  }, 15 * 60_000);
+
+  afterEach(async () => {
+    if (!current) return;
+    const { run, api, home, dir } = current;
+    current = undefined;
+    await run.stop();
+    await api.close();
+    home.cleanup();
+    // BELLTOWER_E2E_KEEP=1 keeps the recordings (and belltower's log) for a look after a failure.
+    if (process.env.BELLTOWER_E2E_KEEP === '1') console.warn(`[codex-headless] kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A fake API with `script`, a private CODEX_HOME, and belltower running `codex` in it. */
+  async function start(script: Reply[], options: Omit<CodexHomeOptions, 'baseUrl'> = {}): Promise<Session> {
+    if (!install.ok) throw new Error(install.reason);
+    const api = await startFakeOpenAI({ script });
+    const home = createCodexHome({ ...options, baseUrl: api.baseUrl });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-codex-e2e-'));
+    const run = startHeadlessAgent({
+      spec: 'codex',
+      env: { ...home.env, BELLTOWER_CODEX_BIN: install.bin },
+      cwd: home.cwd,
+      dir,
+      session: `codex-e2e-${process.pid}-${++sessions}`,
+    });
+    current = { api, home, run, dir };
+    return current;
+  }
+
+  /**
+   * Start-up: Codex takes keys once it has said OSC 7501 `idle`; the prompt follows at once.
+   *
+   * belltower 0.1 misjudges some Codex start-ups (a known bug in the engine): Codex writes a
+   * spinner title and the rest title in one chunk (`⠋ folder`, `folder`), then OSC 7501 `idle`.
+   * The spinner makes the tile `working` (title); the rest title starts the 1.5 s title
+   * stabilisation hold, and the first-party `idle` neither ends the working verdict nor cancels
+   * the hold, which releases a false `done` ~1.5 s later if no prompt came (4 of 32 starts here
+   * read `working`; waited out, such a start became `done` 2.2 s after spawn). Prompting at once
+   * cancels the hold, so the scenarios test the turns; `turnStates` allows for the tile already
+   * reading `working`.
+   */
+  async function settle(run: HeadlessAgent): Promise<void> {
+    await run.untilRecorded('OSC 7501 idle', (l) => l.type === 'osc' && l.code === 7501 && String(l.payload).startsWith('state=idle'), 30_000);
+    await sleep(200);
+    expect(run.states().filter((s) => RINGING.includes(s)), `no ringing state before the first prompt:\n${run.describe()}`).toEqual([]);
+  }
+
+  /**
+   * The states a turn should produce from verdict index `mark` (taken just before the prompt):
+   * without the leading `working` when the start-up flash above left the tile reading working.
+   */
+  function turnStates(run: HeadlessAgent, mark: number, expected: string[]): string[] {
+    const before = run.verdicts[mark - 1];
+    if (before?.to !== 'working') return expected;
+    expect(before.source, `the tile read working before the prompt:\n${run.describe()}`).toBe('title');
+    console.warn(`[codex-headless] start-up misjudged: the tile read "working" (title spinner flash) at Codex's idle prompt:\n${run.describe(0)}`);
+    misjudgedStart.add(run);
+    return expected[0] === 'working' ? expected.slice(1) : expected;
+  }
+
+  /** "/quit": the tile goes exited with code 0, belltower ends, and the recording replays. */
+  async function quitAndCheck(s: Session, scenario: string): Promise<RecordingLine[]> {
+    await s.run.submit('/quit');
+    expect(await s.run.ended(15_000)).toBe(0);
+    expect(s.run.verdicts.at(-1), s.run.describe()).toMatchObject({ to: 'exited', source: 'process', reason: 'exited with code 0' });
+    const file = s.run.recordingPath();
+    const replay = await replayCheck(file);
+    expect(replay.code, `replay --check ${file}:\n${replay.stdout}\n${replay.stderr}`).toBe(0);
+    if (misjudgedStart.has(s.run) && process.env.BELLTOWER_UPDATE_FIXTURES === '1') {
+      throw new Error(`not saved as fixtures/${FIXTURE_FOLDER}/${scenario}.jsonl: its start-up has the known misjudgment; run again`);
+    }
+    const saved = saveFixture(file, FIXTURE_FOLDER, scenario, AGENT_VERSION);
+    const lines = s.run.recording();
+    console.log(
+      `[codex-headless] ${scenario}: ${s.run.states().join(' → ')} · ${fs.statSync(file).size} bytes, ${lines.length} lines${saved ? ` → ${saved}` : ''}`,
+    );
+    return lines;
+  }
+
+  /** Notify payloads in the recording whose first input message is `first`. */
+  function notifiesFor(lines: RecordingLine[], first: (input: string) => boolean): RecordingLine[] {
+    return linesOf(lines, 'notify', (l) => {
+      const inputs = (l.payload as { 'input-messages'?: unknown[] })['input-messages'] ?? [];
+      return typeof inputs[0] === 'string' && first(inputs[0]);
+    });
+  }
+
+  it('a plain prompt: working, then exactly one done (notify or psp); /quit → exited', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const answer = 'Belltower codex answer.';
+    const s = await start([text(answer, { firstByteDelayMs: 300 })]);
+    await settle(s.run);
+
+    const prompt = 'Say something short for the belltower codex test';
+    const mark = s.run.verdicts.length;
+    await s.run.submit(prompt);
+    await s.run.wait('done', '30s');
+    await sleep(1_000); // a second done (the other channel) would land here
+    const turn = s.run.verdicts.slice(mark);
+    expect(turn.map((v) => v.to), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'done']));
+    expect(['notify', 'psp']).toContain(turn.at(-1)?.source);
+
+    const main = s.api.mainRequests();
+    expect(main).toHaveLength(1);
+    expect(lastInputOf(main[0]?.body as ResponsesRequest).userText).toBe(prompt);
+    expect(s.api.requests.filter((r) => r.kind === 'title')).toHaveLength(1);
+    expect(s.api.unknownRequests.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    expect(s.api.exhausted).toBe(0);
+
+    const lines = await quitAndCheck(s, 'plain');
+    // belltower's notify relay delivered Codex's turn-complete: one for the turn, one for the
+    // hidden title thread (which must not have made a verdict of its own).
+    const own = notifiesFor(lines, (first) => first === prompt);
+    expect(own).toHaveLength(1);
+    expect(own[0]?.payload).toMatchObject({ type: 'agent-turn-complete', client: 'codex-tui', 'last-assistant-message': answer });
+    expect(notifiesFor(lines, (first) => first.startsWith(TITLE_REQUEST))).toHaveLength(1);
+    const psp = linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload);
+    expect(psp).toContain('state=working:app=codex');
+    expect(psp).toContain('state=done:app=codex');
+    expect(psp.at(-1)).toBe('state=clear');
+  }, 90_000);
+
+  it('a shell-command turn (exec_command): working through the tool, then one done', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const s = await start([exec('sleep 2'), text('Slept.')]);
+    await settle(s.run);
+
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Sleep for two seconds');
+    await s.run.wait('done', '30s');
+    await sleep(1_000);
+    const turn = s.run.verdicts.slice(mark);
+    expect(turn.map((v) => v.to), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'done']));
+    expect(['notify', 'psp']).toContain(turn.at(-1)?.source);
+    // The done came after the command: not before 2 s past the working verdict (or the prompt).
+    const working = turn.length === 2 ? (turn[0]?.t ?? 0) : (s.run.recording().find((l) => l.type === 'prompt')?.t ?? 0);
+    expect((turn.at(-1)?.t ?? 0) - working).toBeGreaterThanOrEqual(2_000);
+
+    // The second request carried the command's result.
+    const main = s.api.mainRequests();
+    expect(main).toHaveLength(2);
+    const outputs = lastInputOf(main[1]?.body as ResponsesRequest).functionOutputs;
+    expect(outputs).toHaveLength(1);
+    expect(functionOutputText(outputs[0] as NonNullable<(typeof outputs)[0]>)).toMatch(/exit(ed)? (with )?code:? 0/i);
+
+    const lines = await quitAndCheck(s, 'shell');
+    expect(notifiesFor(lines, (first) => first === 'Sleep for two seconds')).toHaveLength(1);
+  }, 90_000);
+
+  it('an approval prompt: blocked (psp, kind permission); "y" approves; working, then done', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const file = 'belltower-approved.txt';
+    const s = await start([exec(`touch ${file}`, { sandboxPermissions: 'require_escalated', justification: 'Create the file?' }), text('File created.')], {
+      approvalPolicy: 'on-request',
+      sandboxMode: 'workspace-write',
+    });
+    await settle(s.run);
+
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Create the file');
+    await s.run.wait('blocked', '30s');
+    const blocked = s.run.verdicts.find((v, i) => i >= mark && v.to === 'blocked');
+    expect(blocked).toMatchObject({ source: 'psp', kind: 'permission' });
+
+    // The dialog takes keys once painted; "y" is "Yes, proceed". One more "y" only if the first
+    // was too early (a later one would be typed into the prompt).
+    await sleep(1_000);
+    await s.run.type('y');
+    try {
+      await s.run.until('the approval to land', () => s.run.verdicts.slice(mark).some((v) => v.from === 'blocked'), 5_000);
+    } catch {
+      await s.run.type('y');
+    }
+    await s.run.wait('done', '30s');
+    await sleep(1_000);
+    expect(s.run.states(mark), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'blocked', 'working', 'done']));
+    expect(fs.existsSync(path.join(s.home.cwd, file))).toBe(true);
+    expect(s.api.mainRequests()).toHaveLength(2);
+
+    const lines = await quitAndCheck(s, 'permission');
+    const psp = linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload);
+    expect(psp).toContain('state=blocked:app=codex:kind=permission');
+    // The title alternates "[ . ] / [ ! ] Action Required" while blocked: never a verdict of its own.
+    expect(linesOf(lines, 'osc', (l) => l.code === 0 && String(l.payload).includes('Action Required')).length).toBeGreaterThan(0);
+    expect(linesOf(lines, 'verdict').every((v) => v.source !== 'title' || !String(v.reason).includes('Action Required'))).toBe(true);
+    // Codex's notify fires at the turn's end, never at the approval.
+    expect(notifiesFor(lines, (first) => first === 'Create the file')).toHaveLength(1);
+  }, 90_000);
+
+  it('an API error (HTTP 400): failed from OSC 7501 error, no done, no notify', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const s = await start([apiError(400, 'belltower codex test error')]);
+    await settle(s.run);
+
+    const mark = s.run.verdicts.length;
+    await s.run.submit('This will fail');
+    await s.run.until('the failed verdict', () => s.run.verdicts.slice(mark).find((v) => v.to === 'failed'), 30_000);
+    await sleep(1_500);
+    expect(s.run.states(mark), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'failed']));
+    expect(s.run.verdicts.at(-1)?.source).toBe('psp');
+    expect(s.api.mainRequests()).toHaveLength(1); // request_max_retries = 0
+
+    const lines = await quitAndCheck(s, 'api-error');
+    expect(linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload)).toContain('state=error:app=codex');
+    expect(notifiesFor(lines, (first) => first === 'This will fail')).toHaveLength(0);
+  }, 90_000);
+});

@@ -1,0 +1,149 @@
+/**
+ * A private home for the real Gemini CLI (0.61.0) pointed at the fake Gemini API
+ * (fake-gemini.ts): `~/.gemini/settings.json` with API-key auth, the project folder trusted, and
+ * an environment that starts Gemini with no dialog at all.
+ *
+ *   const api = await startFakeGemini({ script: [...] });
+ *   const home = createGeminiHome({ baseUrl: api.url });
+ *   … spawn gemini with env: home.env, cwd: home.cwd …
+ *   home.cleanup();
+ *
+ * Found while writing this (0.61.0, not in the facts page):
+ * - `tools.allowed` works but prints a start-up warning that it is deprecated in favour of the
+ *   policy engine; harmless.
+ * - Gemini renders with Ink, which draws only a final frame when it thinks it runs in CI (`CI`,
+ *   `CONTINUOUS_INTEGRATION` or any `CI_*` variable): those are removed from the environment.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface GeminiHomeOptions {
+  /** GOOGLE_GEMINI_BASE_URL (FakeGemini.url). */
+  baseUrl: string;
+  /**
+   * Allow run_shell_command without asking (`tools.allowed`), default true. False: every shell
+   * command opens a confirmation dialog.
+   */
+  allowShell?: boolean;
+  /** Project folder (default: a fresh temp folder, removed by cleanup). */
+  cwd?: string;
+  /** Merged over the generated settings.json (top-level keys replace). */
+  settings?: Record<string, unknown>;
+  /** Overrides/additions to the environment (`undefined` removes a variable). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface GeminiHome {
+  /** The private HOME (canonical path). */
+  home: string;
+  /** `<home>/.gemini`: settings.json, trustedFolders.json, tmp/ (chats). */
+  geminiDir: string;
+  /** The canonical project folder. */
+  cwd: string;
+  settingsPath: string;
+  /** Environment to launch `gemini` with (complete: do not merge with process.env). */
+  env: Record<string, string>;
+  /** Removes HOME (and the cwd when it was created here). Safe to call twice. */
+  cleanup(): void;
+}
+
+export const FAKE_GEMINI_API_KEY = 'AIzaSy-belltower-fake-gemini-key-0000000';
+
+/** Variables never passed through: multiplexer markers, real credentials, CI markers, noise. */
+function inherited(name: string): boolean {
+  if (name === 'TMUX' || name === 'TMUX_PANE' || name === 'STY' || name === 'ZELLIJ') return false;
+  if (name.startsWith('GEMINI_') || name.startsWith('GOOGLE_') || name === 'GOOGLE_APPLICATION_CREDENTIALS') return false;
+  if (name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_')) return false;
+  if (name.startsWith('XDG_') || name.startsWith('OTEL_') || name.startsWith('VITEST') || name === 'NODE_OPTIONS') return false;
+  return true;
+}
+
+export function createGeminiHome(options: GeminiHomeOptions): GeminiHome {
+  const home = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-gemini-home-')));
+  const ownCwd = options.cwd === undefined;
+  const cwd = fs.realpathSync.native(options.cwd ?? fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-gemini-project-')));
+  const geminiDir = path.join(home, '.gemini');
+  fs.mkdirSync(geminiDir, { recursive: true });
+
+  const settings = {
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    ...(options.allowShell === false ? {} : { tools: { allowed: ['run_shell_command'] } }),
+    ...options.settings,
+  };
+  const settingsPath = path.join(geminiDir, 'settings.json');
+  fs.writeFileSync(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
+  fs.writeFileSync(path.join(geminiDir, 'trustedFolders.json'), `${JSON.stringify({ [cwd]: 'TRUST_FOLDER' }, null, 2)}\n`);
+
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && inherited(k)) env[k] = v;
+  Object.assign(env, {
+    HOME: home,
+    USERPROFILE: home,
+    GEMINI_API_KEY: FAKE_GEMINI_API_KEY,
+    GOOGLE_GEMINI_BASE_URL: options.baseUrl,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    TERM: 'xterm-256color',
+    COLORTERM: 'truecolor',
+    LANG: process.env.LANG && /utf-?8/i.test(process.env.LANG) ? process.env.LANG : 'C.UTF-8',
+    PWD: cwd,
+  });
+  delete env.TERM_PROGRAM;
+  delete env.TERM_PROGRAM_VERSION;
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+
+  let cleaned = false;
+  return {
+    home,
+    geminiDir,
+    cwd,
+    settingsPath,
+    env,
+    cleanup() {
+      if (cleaned) return;
+      cleaned = true;
+      fs.rmSync(home, { recursive: true, force: true, maxRetries: 3 });
+      if (ownCwd) fs.rmSync(cwd, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
+
+/**
+ * Gemini 0.61 reads a system settings or system-defaults file (where belltower puts its hooks,
+ * through GEMINI_CLI_SYSTEM_DEFAULTS_PATH) only when the file and every folder above it are owned
+ * by root and not writable by group or others; otherwise it shows "Security Warning: Skipping
+ * system defaults file …" and runs without them (bundle: loadSystemFile →
+ * isFileAndDirectorySecureSync). So belltower's Gemini hooks can arrive only for root, from a
+ * runtime folder in such a chain.
+ *
+ * Returns a folder under which a test's BELLTOWER_STATE_DIR passes that check (the HOME of root,
+ * usually /root, 0700), or why there is none.
+ */
+export function geminiSystemFileFolder(): { ok: true; dir: string } | { ok: false; reason: string } {
+  const rule = 'Gemini 0.61 skips a system-defaults file unless it and every parent folder are owned by root and not group/other-writable';
+  const uid = process.getuid?.();
+  if (uid !== 0) return { ok: false, reason: `${rule}: belltower's hook file is owned by uid ${uid ?? '?'}` };
+  let dir: string;
+  try {
+    dir = fs.realpathSync.native(os.homedir());
+  } catch (error) {
+    return { ok: false, reason: `${rule}: no usable home folder (${(error as Error).message})` };
+  }
+  for (let d = dir; ; d = path.dirname(d)) {
+    const st = fs.statSync(d);
+    if (st.uid !== 0 || (st.mode & 0o022) !== 0) {
+      return { ok: false, reason: `${rule}: ${d} is owned by uid ${st.uid} with mode ${(st.mode & 0o777).toString(8)}` };
+    }
+    if (path.dirname(d) === d) break;
+  }
+  return { ok: true, dir };
+}

@@ -1,0 +1,256 @@
+/**
+ * Drives `belltower run --headless --record DIR --capture-output SPEC` (the built CLI) for one
+ * agent tile, the way a script would: verdicts from the JSON stream on stdout, input through
+ * `belltower send`, states through `belltower wait`. Each run has its own control socket
+ * (`--session`), state folder (BELLTOWER_STATE_DIR) and recording folder.
+ *
+ *   const run = startHeadlessAgent({ spec: 'codex', env: home.env, cwd: home.cwd, dir, session });
+ *   await run.until('idle', () => run.verdicts.some((v) => v.to === 'idle'));
+ *   await run.submit('hello');
+ *   await run.wait('done', '30s');
+ *   await run.stop();
+ *   const lines = run.recording();
+ */
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sleep } from './fake-server.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+export const BELLTOWER_BIN = join(repo, 'bin', 'belltower.js');
+
+/** One line of the JSON verdict stream, plus when the test read it. */
+export interface VerdictLine {
+  t: number;
+  tile: number;
+  name: string;
+  from: string;
+  to: string;
+  source: string;
+  reason: string;
+  kind?: string;
+  /** Date.now() when the line reached the test. */
+  readAt: number;
+}
+
+/** One line of a recording (header, evidence or verdict), as parsed JSON. */
+export interface RecordingLine {
+  type: string;
+  t: number;
+  seq: number;
+  [field: string]: unknown;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface HeadlessAgentOptions {
+  /** The SPEC: `codex`, `gemini`, … (with arguments if any). */
+  spec: string;
+  /** The agent's complete environment (from a home helper); belltower runs with it too. */
+  env: Record<string, string>;
+  cwd: string;
+  /** A private folder: `state/` and `rec/` go under it. */
+  dir: string;
+  /** Control-socket name, unique per run. */
+  session: string;
+  /** Extra `run` flags, e.g. ['--no-psp']. */
+  flags?: string[];
+}
+
+export type WaitState = 'done' | 'blocked' | 'idle' | 'exited' | 'any';
+
+export class HeadlessAgent {
+  readonly child: ChildProcess;
+  readonly verdicts: VerdictLine[] = [];
+  readonly recordDir: string;
+  readonly startedAt = Date.now();
+  readonly exited: Promise<number | null>;
+  private readonly env: NodeJS.ProcessEnv;
+  private stderrText = '';
+  private stdoutRest = '';
+  private exitCode: number | null | undefined;
+
+  constructor(private readonly options: HeadlessAgentOptions) {
+    const state = join(options.dir, 'state');
+    this.recordDir = join(options.dir, 'rec');
+    // Private like belltower's own folders (and never group-writable, whatever the umask).
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    mkdirSync(this.recordDir, { recursive: true, mode: 0o700 });
+    this.env = { ...options.env, BELLTOWER_STATE_DIR: state };
+    const args = [BELLTOWER_BIN, 'run', '--headless', '--session', options.session, '--record', this.recordDir, '--capture-output', ...(options.flags ?? []), options.spec];
+    this.child = spawn(process.execPath, args, { cwd: options.cwd, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
+    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.stderrText += chunk));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code) => {
+        this.exitCode = code;
+        resolve(code);
+      }),
+    );
+  }
+
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  get hasExited(): boolean {
+    return this.exitCode !== undefined;
+  }
+
+  /** The verdict stream from index `from`, one `t from→to (source[, kind]: reason)` per line. */
+  describe(from = 0): string {
+    return this.verdicts
+      .slice(from)
+      .map((v) => `${v.t} ${v.from}→${v.to} (${v.source}${v.kind ? `, ${v.kind}` : ''}: ${v.reason})`)
+      .join('\n');
+  }
+
+  /** The states the tile went to from verdict index `from`. */
+  states(from = 0): string[] {
+    return this.verdicts.slice(from).map((v) => v.to);
+  }
+
+  /** A control command (`ls`, `send`, `wait`) against this run's socket. */
+  cli(...args: string[]): Promise<CliResult> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [BELLTOWER_BIN, ...args, '--session', this.options.session], { cwd: this.options.cwd, env: this.env }, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  /** Types `text` into tile 1 without Enter. */
+  async type(text: string): Promise<void> {
+    const sent = await this.cli('send', '1', text);
+    if (sent.code !== 0) throw new Error(`belltower send failed (${sent.code}): ${sent.stderr}`);
+  }
+
+  /** `belltower send 1 TEXT --enter` (belltower sends the Enter 150 ms after the text). */
+  async submit(text: string): Promise<void> {
+    const sent = await this.cli('send', '1', text, '--enter');
+    if (sent.code !== 0) throw new Error(`belltower send failed (${sent.code}): ${sent.stderr}`);
+  }
+
+  /** `belltower wait 1 --for STATE --timeout T`; throws with the verdict stream when it fails. */
+  async wait(state: WaitState, timeout = '30s'): Promise<CliResult> {
+    const result = await this.cli('wait', '1', '--for', state, '--timeout', timeout);
+    if (result.code !== 0) {
+      throw new Error(`belltower wait --for ${state} exited ${result.code}: ${result.stderr.trim()}\nverdicts:\n${this.describe()}\nstderr:\n${this.stderrText}`);
+    }
+    return result;
+  }
+
+  /** Resolves when `probe` holds; fails after `timeoutMs` with the verdict stream so far. */
+  async until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\nverdicts:\n${this.describe()}\nstderr:\n${this.stderrText}`);
+      await sleep(25);
+    }
+  }
+
+  /** Resolves when the recording has a line matching `pred` (polls the file). */
+  untilRecorded(what: string, pred: (line: RecordingLine) => boolean, timeoutMs = 15_000): Promise<RecordingLine> {
+    return this.until(`${what} in the recording`, () => this.recording().find(pred), timeoutMs);
+  }
+
+  /** Waits for belltower to end (it ends with its only tile); null on timeout. */
+  async ended(timeoutMs = 15_000): Promise<number | null | 'timeout'> {
+    return Promise.race([this.exited, sleep(timeoutMs).then(() => 'timeout' as const)]);
+  }
+
+  /** Ends the run if it still runs: SIGTERM (belltower ends its tiles), SIGKILL after 5 s. */
+  async stop(): Promise<void> {
+    if (this.hasExited) return;
+    this.child.kill('SIGTERM');
+    if ((await this.ended(5_000)) === 'timeout' && !this.hasExited) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+
+  /** The tile's recording file (the run has one tile). */
+  recordingPath(): string {
+    const files = readdirSync(this.recordDir).filter((f) => f.endsWith('.jsonl'));
+    if (files.length !== 1) throw new Error(`expected one recording in ${this.recordDir}, found ${files.length}`);
+    return join(this.recordDir, files[0] as string);
+  }
+
+  /** The recording so far, parsed (a line still being written is skipped). */
+  recording(): RecordingLine[] {
+    let text: string;
+    try {
+      text = readFileSync(this.recordingPath(), 'utf8');
+    } catch {
+      return [];
+    }
+    const lines: RecordingLine[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        lines.push(JSON.parse(line) as RecordingLine);
+      } catch {
+        break; // the last line is being written
+      }
+    }
+    return lines;
+  }
+
+  private read(chunk: string): void {
+    this.stdoutRest += chunk;
+    let nl: number;
+    while ((nl = this.stdoutRest.indexOf('\n')) >= 0) {
+      const line = this.stdoutRest.slice(0, nl);
+      this.stdoutRest = this.stdoutRest.slice(nl + 1);
+      if (line.trim() === '') continue;
+      this.verdicts.push({ ...(JSON.parse(line) as Omit<VerdictLine, 'readAt'>), readAt: Date.now() });
+    }
+  }
+}
+
+export function startHeadlessAgent(options: HeadlessAgentOptions): HeadlessAgent {
+  return new HeadlessAgent(options);
+}
+
+/** `node bin/belltower.js replay FILE --check`. */
+export function replayCheck(file: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BELLTOWER_BIN, 'replay', file, '--check'], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Recording lines of one type (`osc` with a code, `hook` with an event, …) from `lines`. */
+export function linesOf(lines: readonly RecordingLine[], type: string, pred: (line: RecordingLine) => boolean = () => true): RecordingLine[] {
+  return lines.filter((l) => l.type === type && pred(l));
+}
+
+export const FIXTURES_DIR = join(repo, 'fixtures');
+
+/**
+ * With BELLTOWER_UPDATE_FIXTURES=1, copies a fresh recording to `fixtures/<folder>/<scenario>.jsonl`
+ * (e.g. folder "codex-0.171.0") with the agent's version in the header (belltower does not know
+ * it; replay ignores it), and returns the path written; otherwise does nothing.
+ */
+export function saveFixture(recording: string, folder: string, scenario: string, agentVersion: string): string | undefined {
+  if (process.env.BELLTOWER_UPDATE_FIXTURES !== '1') return undefined;
+  const dir = join(FIXTURES_DIR, folder);
+  mkdirSync(dir, { recursive: true });
+  const target = join(dir, `${scenario}.jsonl`);
+  const text = readFileSync(recording, 'utf8');
+  const nl = text.indexOf('\n');
+  const header = JSON.parse(text.slice(0, nl)) as Record<string, unknown>;
+  // Recordings are private (0600); fixtures are part of the repo.
+  writeFileSync(target, `${JSON.stringify({ ...header, agentVersion })}${text.slice(nl)}`, { mode: 0o644 });
+  return target;
+}

@@ -44,6 +44,12 @@ export const BANNER_MEMORY = 64;
  * banner. So a banner is remembered by its text, and only a text not seen before is news. A new
  * turn's banner differs (its duration, Claude's "done 9:44 AM"); two turns whose banners read
  * exactly alike are reported once — a missed banner is harmless, a repeated one is a false done.
+ *
+ * A banner repainted with a status segment dropped or added is the same banner, too: Claude Code
+ * 2.1.332 paints `✻ Brewed for 0s · done 11:24 AM · 1 shell still running` when a turn leaves a
+ * background shell, and when the shell ends repaints it as `✻ Brewed for 0s · done 11:24 AM` —
+ * while its follow-up turn is already running. Read as news, that repaint was a done during the
+ * follow-up turn (seen end to end without hooks or OSC 7501, test/e2e/claude-headless.test.ts).
  */
 export class BannerScanner {
   private readonly seen: string[] = [];
@@ -55,11 +61,22 @@ export class BannerScanner {
     const signals: SourceSignal[] = [];
     for (const row of rows) {
       const text = matchBanner(row.text);
-      if (text === undefined || this.seen.includes(text)) continue;
+      if (text === undefined || this.seen.some((seen) => sameBanner(seen, text))) continue;
       this.seen.push(text);
       if (this.seen.length > this.memory) this.seen.shift();
+      // `✻ Brewed for 3s · done 9:44 AM · 1 shell still running`: the banner itself says the work
+      // goes on. Remembered (its repaint without the segment is the same banner), never a done.
+      if (STILL_RUNNING.test(text)) continue;
       signals.push({ type: 'banner', source: 'banner', text });
     }
     return signals;
   }
+}
+
+/** A trailing status segment that says background work is still running. */
+const STILL_RUNNING = / · [^·]*\bstill running\b[^·]*$/;
+
+/** The same banner, or one repainted with trailing ` · …` segments added or dropped. */
+function sameBanner(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b} · `) || b.startsWith(`${a} · `);
 }

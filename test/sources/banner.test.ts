@@ -63,6 +63,27 @@ describe('BannerScanner', () => {
     expect(scanner.scan([{ text: '✻ Baked for 12s · done 9:51 AM' }])).toHaveLength(1); // a new one
   });
 
+  it('a banner repainted with a status segment dropped or added is not news', () => {
+    // Claude Code 2.1.332: the banner of a turn that left a background shell loses its
+    // "· 1 shell still running" when the shell ends, while the follow-up turn runs.
+    const scanner = new BannerScanner();
+    // The banner says the work goes on: remembered, but no done.
+    expect(scanner.scan([{ text: '✻ Brewed for 0s · done 11:24 AM · 1 shell still running' }])).toEqual([]);
+    expect(scanner.scan([{ text: '✻ Brewed for 0s · done 11:24 AM' }])).toEqual([]);
+    expect(scanner.scan([{ text: '✻ Brewed for 0s' }])).toEqual([]);
+    // Only whole segments: a different duration or time is a new banner.
+    expect(scanner.scan([{ text: '✻ Brewed for 0s · done 11:25 AM' }])).toHaveLength(1);
+    expect(scanner.scan([{ text: '✻ Brewed for 01s' }])).toHaveLength(1);
+  });
+
+  it('a banner that says background work is still running is no completion', () => {
+    const scanner = new BannerScanner();
+    expect(scanner.scan([{ text: '✻ Worked for 12s · 2 shells still running' }])).toEqual([]);
+    expect(scanner.scan([{ text: '✻ Worked for 9s · done 9:44 AM · 1 shell still running' }])).toEqual([]);
+    // "still running" anywhere but a trailing status segment is not that statement.
+    expect(scanner.scan([{ text: '✻ Worked for 3s · done 9:44 AM' }])).toHaveLength(1);
+  });
+
   it('forgets the oldest banners beyond its memory', () => {
     const scanner = new BannerScanner(2);
     for (const n of [1, 2, 3]) expect(scanner.scan([{ text: `✻ Worked for ${n}s` }])).toHaveLength(1);

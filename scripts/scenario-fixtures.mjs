@@ -374,23 +374,46 @@ recording('psp-only', {
 });
 
 recording('title-only', {
+  // Gemini's ◇ means a finished turn; Claude's ✳ does not (it also shows at prompts and errors).
+  agent: 'gemini',
+  hooksOn: false,
+  evidence: [
+    [900, title('◇  Ready (api)')],
+    [5_000, { type: 'prompt' }],
+    [5_050, title('✦  Working… (api)')],
+    [42_000, title('◇  Ready (api)')],
+    [60_000, title('✦  Working… (api)')],
+    [61_000, title('☂  Huh (api)')],
+  ],
+  verdicts: [
+    [900, 'starting', 'idle', 'title', 'title "◇  Ready (api)"'],
+    [5_050, 'idle', 'working', 'title', 'title "✦  Working… (api)"'],
+    [43_500, 'working', 'done', 'title', 'title at rest after working'],
+    [60_000, 'done', 'working', 'title', 'title "✦  Working… (api)"'],
+    [61_000, 'working', 'unknown', 'title', 'gemini title glyph ☂'],
+  ],
+});
+
+recording('title-only-claude', {
+  // Claude's ✳ after working is only a done when the banner confirms it; alone it settles at idle
+  // (the same glyph shows at a permission prompt and after an API error).
   hooksOn: false,
   evidence: [
     [900, title('✳ Claude Code')],
     [5_000, { type: 'prompt' }],
     [5_050, title('◐ Claude Code')],
-    [6_010, title('◑ Claude Code')],
-    [6_970, title('◐ Claude Code')],
-    [42_000, title('✳ Claude Code')],
-    [60_000, title('◐ Claude Code')],
-    [61_000, title('☂ Claude Code')],
+    [12_000, title('✳ Claude Code')],
+    [20_000, { type: 'prompt' }],
+    [20_050, title('◐ Claude Code')],
+    [30_000, title('✳ Claude Code')],
+    [30_020, { type: 'banner', text: '✻ Brewed for 10s · done 9:44 AM' }],
   ],
   verdicts: [
     [900, 'starting', 'idle', 'title', 'title "✳ Claude Code"'],
     [5_050, 'idle', 'working', 'title', 'title "◐ Claude Code"'],
-    [43_500, 'working', 'done', 'title', 'title at rest after working'],
-    [60_000, 'done', 'working', 'title', 'title "◐ Claude Code"'],
-    [61_000, 'working', 'unknown', 'title', 'claude title glyph ☂'],
+    [13_500, 'working', 'idle', 'title', 'title at rest after working; no banner, so not a done'],
+    [20_050, 'idle', 'working', 'title', 'title "◐ Claude Code"'],
+    [30_020, 'working', 'done', 'banner', '✻ Brewed for 10s · done 9:44 AM'],
   ],
 });
 

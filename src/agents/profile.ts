@@ -29,6 +29,9 @@ export interface AgentProfile {
   /** Answer the OSC 7501 feature query (on by default; the agent then reports its own status). */
   answerPsp: boolean;
   title: TitleReader | null;
+  /** The title's idle glyph after working is a finished turn (false: it also shows at prompts and
+   * errors, so only a banner makes it a done). */
+  titleRestIsDone: boolean;
   /** Read the completion banner from rendered rows (Claude's `✻ Worked for 7s`). */
   banner: boolean;
   hooks: ((event: string, payload: Record<string, unknown>) => SourceSignal[]) | null;

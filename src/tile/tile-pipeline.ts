@@ -53,7 +53,11 @@ export class TilePipeline {
   private pumping = false;
 
   constructor(private readonly options: PipelineOptions) {
-    this.engine = initialState({ timing: options.timing, promptsFromHooks: options.promptsFromHooks ?? options.profile.promptsFromHooks });
+    this.engine = initialState({
+      timing: options.timing,
+      promptsFromHooks: options.promptsFromHooks ?? options.profile.promptsFromHooks,
+      titleRestIsDone: options.profile.titleRestIsDone,
+    });
     this.interpreter = initialInterpreter(options.profile);
   }
 

@@ -38,6 +38,11 @@ export function reduce(state: EngineState, signal: Signal, now: number): Step {
   }
   // Holds that matured before this signal are settled first, at the time they matured.
   settle(draft);
+  if (restatesHooks(state, signal)) {
+    note(draft, 'ignored: the hooks report work first-hand; the transcript restates it late');
+    draft.state = { ...draft.state, lastSeq: signal.seq };
+    return finish(draft);
+  }
   if (signal.type !== 'wake') {
     draft.state = { ...draft.state, lastSeq: signal.seq };
     if (CLAIMS.has(signal.type)) draft.state = { ...draft.state, lastClaimSeq: signal.seq };
@@ -47,6 +52,16 @@ export function reduce(state: EngineState, signal: Signal, now: number): Step {
   apply(draft);
   settle(draft);
   return finish(draft);
+}
+
+/**
+ * With hooks, the transcript restates the prompt and each tool call tens of milliseconds after the
+ * hook said it first. Taken as news, that pulled a blocked tile back to working, rang a failed turn
+ * twice, and cancelled the held done of a Stop. The transcript still counts for what only it says:
+ * a turn end (gated like a Stop), an interrupt, an error.
+ */
+function restatesHooks(state: EngineState, signal: Signal): boolean {
+  return signal.source === 'transcript' && state.options.promptsFromHooks && (signal.type === 'working' || signal.type === 'turn-start');
 }
 
 function apply(d: Draft): void {
@@ -163,6 +178,7 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
     seq: d.signal.seq,
     verdictVersion: d.state.verdictVersion,
     notBefore: t + d.state.options.timing.conflictWindowMs,
+    to: 'done',
     gated: false,
     quietFrom: null,
     waitsForScreen: true,
@@ -257,6 +273,7 @@ function applyTitle(d: Draft): void {
       seq: s.seq,
       verdictVersion: d.state.verdictVersion,
       notBefore: d.now + d.state.options.timing.titleStabiliseMs,
+      to: d.state.options.titleRestIsDone ? 'done' : 'idle',
       gated: false,
       quietFrom: null,
       waitsForScreen: false,
@@ -285,6 +302,10 @@ function settle(d: Draft): void {
       d.state = { ...d.state, hold: decision.hold };
       return;
     case 'release':
+      if (decision.hold.to === 'idle') {
+        d.state = { ...d.state, hold: null, titleWorkedSinceRest: false };
+        return setVerdict(d, 'idle', `${decision.hold.reason}; no banner, so not a done (the glyph also shows at prompts and errors)`, { source: decision.hold.source, seq: decision.hold.seq });
+      }
       return release(d, decision.hold, decision.hold.source, decision.hold.reason);
   }
 }

@@ -41,6 +41,8 @@ export interface Hold {
   verdictVersion: number;
   /** Not before this time (conflict window, title stabilisation, quiet after a gate). */
   notBefore: number;
+  /** What the hold becomes when released by time alone (a banner always makes it a done). */
+  to: 'done' | 'idle';
   /** True once background work held it back: it then needs the long quiet before release. */
   gated: boolean;
   /** When the gate was first seen empty after holding (the quiet is counted from here). */
@@ -79,6 +81,10 @@ export interface EngineOptions {
   promptsFromHooks: boolean;
   /** How many "why?" entries a tile keeps. */
   whyDepth: number;
+  /** The title's idle glyph after working means a finished turn. False where the agent shows the
+   * same glyph at a permission prompt or after an error (Claude's ✳): the title then holds a done
+   * only for the banner to confirm, and otherwise settles at idle, which never rings. */
+  titleRestIsDone: boolean;
 }
 
 export interface EngineState {
@@ -120,6 +126,7 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
       timing: options.timing ?? { ...DEFAULT_TIMING },
       promptsFromHooks: options.promptsFromHooks ?? false,
       whyDepth: options.whyDepth ?? 16,
+      titleRestIsDone: options.titleRestIsDone ?? true,
     },
     verdict: { state: 'starting', source: 'process', confidence: 'first-party', reason: 'starting', since: 0, seq: 0 },
     verdictVersion: 0,

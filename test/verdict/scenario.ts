@@ -5,6 +5,7 @@ import { DEFAULT_TIMING } from '../../src/verdict/index.js';
 
 export interface ScenarioOptions {
   promptsFromHooks?: boolean;
+  titleRestIsDone?: boolean;
   timing?: Partial<Timing>;
 }
 
@@ -18,6 +19,7 @@ export class Scenario {
     const engine: Partial<EngineOptions> = {
       timing: { ...DEFAULT_TIMING, ...options.timing },
       promptsFromHooks: options.promptsFromHooks ?? true,
+      titleRestIsDone: options.titleRestIsDone ?? true,
     };
     this.state = initialState(engine);
   }

@@ -144,3 +144,58 @@ describe('first-party evidence arriving while the title holds a done', () => {
     expect(s.state.verdict.source).toBe('psp');
   });
 });
+
+describe("a title whose idle glyph also shows at prompts and errors (Claude's ✳)", () => {
+  const claudeTitle = { promptsFromHooks: false, titleRestIsDone: false };
+
+  it('settles at idle without a banner: no done, no ring (a permission prompt, an API error)', () => {
+    const s = new Scenario(claudeTitle).at(5_000, 'title', spin()).at(12_000, 'title', rest).until(60_000);
+    expect(s.count('done')).toBe(0);
+    expect(s.rings).toEqual([]);
+    expect(s.times('idle')).toEqual([13_500]);
+  });
+
+  it('is a done when the banner confirms it', () => {
+    const s = new Scenario(claudeTitle)
+      .at(5_000, 'title', spin())
+      .at(12_000, 'title', rest)
+      .at(12_020, 'banner', { type: 'banner', text: '✻ Brewed for 7s · done 9:44 AM' })
+      .until(60_000);
+    expect(s.times('done')).toEqual([12_020]);
+    expect(s.state.verdict.source).toBe('banner');
+  });
+});
+
+describe('with hooks, the transcript restating work decides nothing', () => {
+  it('a late transcript prompt record does not pull a blocked tile back to working', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(1_610, 'hook', { type: 'blocked', kind: 'permission' })
+      .at(1_670, 'transcript', { type: 'turn-start', real: true })
+      .at(1_675, 'transcript', { type: 'working', detail: 'tool_use Bash' })
+      .until(10_000);
+    expect(s.now).toBe('blocked');
+    expect(s.rings).toEqual(['blocked']);
+  });
+
+  it('a late tool record does not cancel the held done of a Stop; its turn end joins it', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(3_000, 'hook', stop())
+      .at(3_040, 'transcript', { type: 'working', detail: 'tool_result' })
+      .at(3_090, 'transcript', { type: 'turn-end' })
+      .until(10_000);
+    expect(s.times('done')).toEqual([3_750]);
+    expect(s.state.verdict.source).toBe('hook');
+  });
+
+  it('a failed turn rings once', () => {
+    const s = new Scenario().at(1_000, 'hook', prompt).at(1_657, 'hook', { type: 'failed' }).at(1_684, 'transcript', { type: 'working' }).at(1_697, 'transcript', { type: 'failed' });
+    expect(s.rings).toEqual(['failed']);
+  });
+
+  it('without hooks the transcript still reports work', () => {
+    const s = new Scenario({ promptsFromHooks: false }).at(1_000, 'transcript', { type: 'turn-start', real: true });
+    expect(s.now).toBe('working');
+  });
+});

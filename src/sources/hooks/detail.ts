@@ -8,7 +8,8 @@ export function lengthDetail(label: string, text: unknown): string | undefined {
 
 /** An error's one-line description, whatever shape the agent gives it. */
 export function errorDetail(error: unknown, fallback?: unknown): string | undefined {
-  if (typeof error === 'string' && error.length > 0) return firstLine(error);
+  // Claude 2.1.332 sends `error: "unknown"` on an API error; its last message says what happened.
+  if (typeof error === 'string' && error.length > 0 && error !== 'unknown') return firstLine(error);
   if (typeof error === 'object' && error !== null) {
     const message = (error as { message?: unknown }).message;
     if (typeof message === 'string') return firstLine(message);

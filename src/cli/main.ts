@@ -22,6 +22,21 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
   const collect = (value: string, previous: string[] = []) => [...previous, value];
 
   program
+    .argument('[spec...]', 'claude | codex | gemini | shell | "any command line"')
+    .action((specs: string[]) => {
+      const run = specs.length > 0 ? specs.map((s) => (/\s/.test(s) ? JSON.stringify(s) : s)).join(' ') : 'claude';
+      out.error(
+        [
+          'belltower: the full-screen UI is not built yet.',
+          `  run the sessions without it:   belltower run --headless ${run}`,
+          '  watch belltower decide:        belltower demo',
+          '  see every command:             belltower --help',
+        ].join('\n'),
+      );
+      setExit(2);
+    });
+
+  program
     .command('demo')
     .description('simulated agents that work, finish and ask for permission: see belltower decide, no agent needed')
     .option('--seconds <n>', 'how long to run', '30')

@@ -60,6 +60,13 @@ describe('the built CLI', () => {
     expect(result.stderr).toMatch(/verdict 3 differs/);
   });
 
+  it('without a command, says the UI is not built yet and what to run instead', async () => {
+    const result = await belltower('claude', 'npm test');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/full-screen UI is not built yet/);
+    expect(result.stderr).toContain('belltower run --headless claude "npm test"');
+  });
+
   it('says plainly when the file does not exist', async () => {
     const result = await belltower('replay', 'no/such/file.jsonl');
     expect(result.code).toBe(2);

@@ -36,6 +36,13 @@ export function reduce(state: EngineState, signal: Signal, now: number): Step {
     note(draft, `ignored: stale (seq ${signal.seq} ≤ ${state.lastSeq})`);
     return finish(draft);
   }
+  // An exited process says nothing more: a hook or transcript record that arrives after the exit
+  // is late, not news.
+  if (state.verdict.state === 'exited' && signal.type !== 'wake') {
+    note(draft, 'ignored: the process has exited');
+    draft.state = { ...draft.state, lastSeq: signal.seq };
+    return finish(draft);
+  }
   // Holds that matured before this signal are settled first, at the time they matured.
   settle(draft);
   if (restatesHooks(state, signal)) {

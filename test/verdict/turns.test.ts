@@ -127,3 +127,15 @@ describe('duplicate Stops are back to back only', () => {
     expect(s.rings).toEqual(['failed']);
   });
 });
+
+describe('after the exit', () => {
+  it('late evidence (a SessionEnd hook, a transcript record) changes nothing', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(2_000, 'process', { type: 'exit', code: 0, signal: null })
+      .at(2_050, 'hook', { type: 'session-end', reason: 'prompt_input_exit' })
+      .at(2_060, 'transcript', { type: 'turn-end' })
+      .until(60_000);
+    expect(s.states).toEqual(['working', 'exited']);
+  });
+});

@@ -11,6 +11,7 @@ import { constants } from 'node:os';
 import { spawn as ptySpawn, type IPty } from 'node-pty';
 import { CHILD_TERM, childEnv } from './child-env.js';
 import { helperFailure, launchProblem } from './launch-check.js';
+import { subscribe, subscribeOnce, type Listener } from './listeners.js';
 
 export interface PtySpawnOptions {
   cols: number;
@@ -30,8 +31,6 @@ export interface ExitInfo {
   /** Why the command never started, in words for the user. */
   error?: string;
 }
-
-type Listener<T> = (value: T) => void;
 
 function signalName(signal: number): string {
   const entry = Object.entries(constants.signals).find(([, n]) => n === signal);
@@ -81,20 +80,13 @@ export class PtySession {
 
   /** Output as the pty delivers it (decoded UTF-8, split at arbitrary points). */
   onData(listener: Listener<string>): () => void {
-    this.dataListeners.add(listener);
-    return () => this.dataListeners.delete(listener);
+    return subscribe(this.dataListeners, listener);
   }
 
   /** Called once when the child ends — also when it never started, and also for a listener
    * added after the fact (asynchronously), so a fast failure cannot be missed. */
   onExit(listener: Listener<ExitInfo>): () => void {
-    const info = this.exitInfo;
-    if (info) {
-      queueMicrotask(() => listener(info));
-      return () => {};
-    }
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
+    return subscribeOnce(this.exitInfo, this.exitListeners, listener);
   }
 
   /** Keystrokes and terminal replies for the child. Dropped once it has exited. */

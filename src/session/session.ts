@@ -12,6 +12,7 @@ import {
   type FlowLimits,
   type FlowState,
 } from './flow-control.js';
+import { subscribe, subscribeOnce } from './listeners.js';
 import { PtySession, type ExitInfo } from './pty-session.js';
 import { Screen, type OscListener } from './screen.js';
 
@@ -89,15 +90,13 @@ export class Session {
 
   /** Raw output as it arrives, before parsing (the recorder's `pty` lines). */
   onOutput(listener: (data: string) => void): () => void {
-    this.outputListeners.add(listener);
-    return () => this.outputListeners.delete(listener);
+    return subscribe(this.outputListeners, listener);
   }
 
   /** Each output chunk once the screen has parsed it, in arrival order — after the OSC listeners
    * ran for what it carried, while the rows show it: the moment to read banners for that chunk. */
   onChunkParsed(listener: (data: string) => void): () => void {
-    this.parsedListeners.add(listener);
-    return () => this.parsedListeners.delete(listener);
+    return subscribe(this.parsedListeners, listener);
   }
 
   /** OSC 0, 2, 7501, 9, 777 as the screen parses them (see Screen.onOsc). */
@@ -108,13 +107,7 @@ export class Session {
   /** Once, after the child ended and the screen parsed all output that arrived before that —
    * never waiting for output that did not arrive. Also for a listener added afterwards. */
   onExit(listener: (info: ExitInfo) => void): () => void {
-    const info = this.exitInfo;
-    if (info) {
-      queueMicrotask(() => listener(info));
-      return () => {};
-    }
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
+    return subscribeOnce(this.exitInfo, this.exitListeners, listener);
   }
 
   /** Input for the child (keystrokes, pastes). */

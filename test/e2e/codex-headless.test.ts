@@ -17,7 +17,6 @@
  *   by 0.171 ("no longer supported") and `danger-full-access` never asks. `y` approves.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PINNED_VERSIONS, tryInstallCodex, type InstallResult } from '../support/claude-install.js';
@@ -35,24 +34,18 @@ import {
   type Reply,
   type ResponsesRequest,
 } from '../support/fake-openai.js';
-import { linesOf, replayCheck, saveFixture, startHeadlessAgent, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
+import { AgentSessions, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
 
 const AGENT_VERSION = PINNED_VERSIONS.codex;
 const FIXTURE_FOLDER = `codex-${AGENT_VERSION}`;
 /** States that ring: none may appear before the first prompt. */
 const RINGING = ['done', 'blocked', 'failed'];
 
-interface Session {
-  api: FakeOpenAI;
-  home: CodexHome;
-  run: HeadlessAgent;
-  dir: string;
-}
+type Session = AgentSession<FakeOpenAI, CodexHome>;
 
 describe('real Codex 0.171.0 under belltower run --headless', () => {
   let install: InstallResult = { ok: false, reason: 'not attempted' };
-  let current: Session | undefined;
-  let sessions = 0;
+  const sessions = new AgentSessions<FakeOpenAI, CodexHome>('codex', FIXTURE_FOLDER, AGENT_VERSION);
   /** Runs whose start-up showed the known misjudgment: never saved as fixtures. */
   const misjudgedStart = new WeakSet<HeadlessAgent>();
 
@@ -61,33 +54,14 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     if (!install.ok) console.warn(`[codex-headless] skipping: ${install.reason}`);
   }, 15 * 60_000);
 
-  afterEach(async () => {
-    if (!current) return;
-    const { run, api, home, dir } = current;
-    current = undefined;
-    await run.stop();
-    await api.close();
-    home.cleanup();
-    // BELLTOWER_E2E_KEEP=1 keeps the recordings (and belltower's log) for a look after a failure.
-    if (process.env.BELLTOWER_E2E_KEEP === '1') console.warn(`[codex-headless] kept ${dir}`);
-    else fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => sessions.teardown());
 
   /** A fake API with `script`, a private CODEX_HOME, and belltower running `codex` in it. */
   async function start(script: Reply[], options: Omit<CodexHomeOptions, 'baseUrl'> = {}): Promise<Session> {
     if (!install.ok) throw new Error(install.reason);
     const api = await startFakeOpenAI({ script });
     const home = createCodexHome({ ...options, baseUrl: api.baseUrl });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-codex-e2e-'));
-    const run = startHeadlessAgent({
-      spec: 'codex',
-      env: { ...home.env, BELLTOWER_CODEX_BIN: install.bin },
-      cwd: home.cwd,
-      dir,
-      session: `codex-e2e-${process.pid}-${++sessions}`,
-    });
-    current = { api, home, run, dir };
-    return current;
+    return sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: install.bin } });
   }
 
   /**
@@ -121,23 +95,13 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     return expected[0] === 'working' ? expected.slice(1) : expected;
   }
 
-  /** "/quit": the tile goes exited with code 0, belltower ends, and the recording replays. */
-  async function quitAndCheck(s: Session, scenario: string): Promise<RecordingLine[]> {
-    await s.run.submit('/quit');
-    expect(await s.run.ended(15_000)).toBe(0);
-    expect(s.run.verdicts.at(-1), s.run.describe()).toMatchObject({ to: 'exited', source: 'process', reason: 'exited with code 0' });
-    const file = s.run.recordingPath();
-    const replay = await replayCheck(file);
-    expect(replay.code, `replay --check ${file}:\n${replay.stdout}\n${replay.stderr}`).toBe(0);
-    if (misjudgedStart.has(s.run) && process.env.BELLTOWER_UPDATE_FIXTURES === '1') {
-      throw new Error(`not saved as fixtures/${FIXTURE_FOLDER}/${scenario}.jsonl: its start-up has the known misjudgment; run again`);
-    }
-    const saved = saveFixture(file, FIXTURE_FOLDER, scenario, AGENT_VERSION);
-    const lines = s.run.recording();
-    console.log(
-      `[codex-headless] ${scenario}: ${s.run.states().join(' → ')} · ${fs.statSync(file).size} bytes, ${lines.length} lines${saved ? ` → ${saved}` : ''}`,
-    );
-    return lines;
+  /** "/quit", exited 0, the recording replays; never saved as a fixture after a misjudged start-up. */
+  function quitAndCheck(s: Session, scenario: string): Promise<RecordingLine[]> {
+    return sessions.quitAndCheck(s, scenario, () => {
+      if (misjudgedStart.has(s.run) && process.env.BELLTOWER_UPDATE_FIXTURES === '1') {
+        throw new Error(`not saved as fixtures/${FIXTURE_FOLDER}/${scenario}.jsonl: its start-up has the known misjudgment; run again`);
+      }
+    });
   }
 
   /** Notify payloads in the recording whose first input message is `first`. */

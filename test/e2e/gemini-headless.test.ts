@@ -17,25 +17,19 @@
  *   `unknown`, never `blocked`: Gemini shows it for a confirmation and also for a quiet shell.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PINNED_VERSIONS, tryInstallGemini, type InstallResult } from '../support/claude-install.js';
 import { sleep } from '../support/fake-server.js';
 import { lastUserOf, shell, startFakeGemini, text, type FakeGemini, type GenerateRequest, type Reply } from '../support/fake-gemini.js';
 import { createGeminiHome, geminiSystemFileFolder, type GeminiHome } from '../support/gemini-home.js';
-import { linesOf, replayCheck, saveFixture, startHeadlessAgent, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
+import { AgentSessions, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
 
 const AGENT_VERSION = PINNED_VERSIONS.gemini;
 const FIXTURE_FOLDER = `gemini-${AGENT_VERSION}`;
 const RINGING = ['done', 'blocked', 'failed'];
 
-interface Session {
-  api: FakeGemini;
-  home: GeminiHome;
-  run: HeadlessAgent;
-  dir: string;
-}
+type Session = AgentSession<FakeGemini, GeminiHome>;
 
 interface StartOptions {
   /** Ask before every shell command (no `tools.allowed`). */
@@ -49,8 +43,7 @@ interface StartOptions {
 describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
   let install: InstallResult = { ok: false, reason: 'not attempted' };
   const hookFolder = geminiSystemFileFolder();
-  let current: Session | undefined;
-  let sessions = 0;
+  const sessions = new AgentSessions<FakeGemini, GeminiHome>('gemini', FIXTURE_FOLDER, AGENT_VERSION);
 
   beforeAll(async () => {
     install = await tryInstallGemini({ log: (line) => console.error(`[gemini-install] ${line}`) });
@@ -58,32 +51,17 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     else if (!hookFolder.ok) console.warn(`[gemini-headless] skipping the hook scenarios: ${hookFolder.reason}`);
   }, 15 * 60_000);
 
-  afterEach(async () => {
-    if (!current) return;
-    const { run, api, home, dir } = current;
-    current = undefined;
-    await run.stop();
-    await api.close();
-    home.cleanup();
-    if (process.env.BELLTOWER_E2E_KEEP === '1') console.warn(`[gemini-headless] kept ${dir}`);
-    else fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => sessions.teardown());
 
   async function start(script: Reply[], options: StartOptions = {}): Promise<Session> {
     if (!install.ok) throw new Error(install.reason);
     const api = await startFakeGemini({ script });
     const home = createGeminiHome({ baseUrl: api.url, allowShell: !options.confirmShell });
-    const dir = fs.mkdtempSync(path.join(options.parent ?? os.tmpdir(), 'belltower-gemini-e2e-'));
-    const run = startHeadlessAgent({
-      spec: 'gemini',
-      env: { ...home.env, BELLTOWER_GEMINI_BIN: install.bin },
-      cwd: home.cwd,
-      dir,
-      session: `gemini-e2e-${process.pid}-${++sessions}`,
+    return sessions.start(api, home, {
+      env: { BELLTOWER_GEMINI_BIN: install.bin },
+      parent: options.parent,
       flags: options.titleOnly ? ['--no-hooks'] : [],
     });
-    current = { api, home, run, dir };
-    return current;
   }
 
   /** Start-up: `◇  Ready` (the first idle verdict), then a second for the prompt to take keys. */
@@ -94,20 +72,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
   }
 
   /** "/quit": the tile goes exited with code 0, belltower ends, and the recording replays. */
-  async function quitAndCheck(s: Session, scenario: string): Promise<RecordingLine[]> {
-    await s.run.submit('/quit');
-    expect(await s.run.ended(15_000)).toBe(0);
-    expect(s.run.verdicts.at(-1), s.run.describe()).toMatchObject({ to: 'exited', source: 'process', reason: 'exited with code 0' });
-    const file = s.run.recordingPath();
-    const replay = await replayCheck(file);
-    expect(replay.code, `replay --check ${file}:\n${replay.stdout}\n${replay.stderr}`).toBe(0);
-    const saved = saveFixture(file, FIXTURE_FOLDER, scenario, AGENT_VERSION);
-    const lines = s.run.recording();
-    console.log(
-      `[gemini-headless] ${scenario}: ${s.run.states().join(' → ')} · ${fs.statSync(file).size} bytes, ${lines.length} lines${saved ? ` → ${saved}` : ''}`,
-    );
-    return lines;
-  }
+  const quitAndCheck = (s: Session, scenario: string): Promise<RecordingLine[]> => sessions.quitAndCheck(s, scenario);
 
   /** One prompt to the end of its turn: the verdicts from the prompt on. */
   async function turn(s: Session, prompt: string): Promise<void> {

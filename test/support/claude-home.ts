@@ -9,8 +9,8 @@
  *   home.cleanup();
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { buildAgentEnv, createAgentDirs } from './agent-env.js';
 
 export interface ClaudeHomeOptions {
   /** The fake API's base URL (`http://127.0.0.1:<port>`). */
@@ -56,23 +56,13 @@ export interface ClaudeHome {
   cleanup(): void;
 }
 
-/** Environment variables never passed through to the child: multiplexer markers, a parent Claude's. */
-function inherited(name: string): boolean {
-  if (name === 'TMUX' || name === 'TMUX_PANE' || name === 'STY' || name === 'ZELLIJ') return false;
-  if (name.startsWith('ANTHROPIC_') || name.startsWith('CLAUDE_') || name === 'CLAUDECODE') return false;
-  if (name.startsWith('XDG_')) return false;
-  if (name.startsWith('OTEL_') || name.startsWith('VITEST') || name === 'NODE_OPTIONS') return false;
-  return true;
-}
+/** Environment variables of a parent Claude's, never passed through (agent-env.ts drops the rest). */
+const claudeOwn = (name: string): boolean => name.startsWith('ANTHROPIC_') || name.startsWith('CLAUDE_') || name === 'CLAUDECODE';
 
 export const DEFAULT_FAKE_API_KEY = `sk-ant-api03-belltower-fake-${'x'.repeat(64)}-ABCDEFGHIJKLMNOPQRST`;
 
 export function createClaudeHome(options: ClaudeHomeOptions): ClaudeHome {
-  const home = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-claude-home-')));
-  const ownCwd = options.cwd === undefined;
-  const cwd = fs.realpathSync.native(
-    options.cwd ?? fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-claude-project-')),
-  );
+  const { home, cwd, cleanup } = createAgentDirs('claude', options.cwd);
   const configDir = path.join(home, '.claude');
   fs.mkdirSync(configDir, { recursive: true });
   // Claude Code keeps background-task output under $TMPDIR/claude-<uid>/…: keep it in HOME too.
@@ -107,40 +97,28 @@ export function createClaudeHome(options: ClaudeHomeOptions): ClaudeHome {
   const settingsPath = path.join(configDir, 'settings.json');
   fs.writeFileSync(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
 
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && inherited(k)) env[k] = v;
-  Object.assign(env, {
-    HOME: home,
-    USERPROFILE: home,
-    CLAUDE_CONFIG_DIR: configDir,
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    XDG_DATA_HOME: path.join(home, '.local', 'share'),
-    XDG_CACHE_HOME: path.join(home, '.cache'),
-    XDG_STATE_HOME: path.join(home, '.local', 'state'),
-    ANTHROPIC_BASE_URL: options.baseUrl,
-    ANTHROPIC_API_KEY: apiKey,
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    // Forked helper requests that would otherwise depend on server flags or terminal focus
-    // (a next-prompt suggestion after a turn; a recap when focus comes back). Override via `env`.
-    CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
-    CLAUDE_CODE_ENABLE_AWAY_SUMMARY: 'false',
-    TERM: 'xterm-256color',
-    COLORTERM: 'truecolor',
-    TMPDIR: tmpDir,
-    LANG: process.env.LANG && /utf-?8/i.test(process.env.LANG) ? process.env.LANG : 'C.UTF-8',
-    PWD: cwd,
+  const env = buildAgentEnv({
+    home,
+    cwd,
+    drop: claudeOwn,
+    vars: {
+      USERPROFILE: home,
+      CLAUDE_CONFIG_DIR: configDir,
+      ANTHROPIC_BASE_URL: options.baseUrl,
+      ANTHROPIC_API_KEY: apiKey,
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      // Forked helper requests that would otherwise depend on server flags or terminal focus
+      // (a next-prompt suggestion after a turn; a recap when focus comes back). Override via `env`.
+      CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
+      CLAUDE_CODE_ENABLE_AWAY_SUMMARY: 'false',
+      TMPDIR: tmpDir,
+    },
+    overrides: options.env,
   });
-  delete env.TERM_PROGRAM;
-  delete env.TERM_PROGRAM_VERSION;
-  for (const [k, v] of Object.entries(options.env ?? {})) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
 
-  let cleaned = false;
   return {
     home,
     configDir,
@@ -150,11 +128,6 @@ export function createClaudeHome(options: ClaudeHomeOptions): ClaudeHome {
     apiKey,
     env,
     transcriptDir: path.join(configDir, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-')),
-    cleanup() {
-      if (cleaned) return;
-      cleaned = true;
-      fs.rmSync(home, { recursive: true, force: true, maxRetries: 3 });
-      if (ownCwd) fs.rmSync(cwd, { recursive: true, force: true, maxRetries: 3 });
-    },
+    cleanup,
   };
 }

@@ -16,8 +16,8 @@
  *   shown as "⚠ 1 warning" in the footer; harmless.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { buildAgentEnv, createAgentDirs } from './agent-env.js';
 
 /** 0.171 refuses "untrusted" at start-up ("no longer supported; remove this setting"). */
 export type ApprovalPolicy = 'never' | 'on-request' | 'on-failure';
@@ -62,20 +62,13 @@ export interface CodexHome {
 
 export const FAKE_OPENAI_KEY_VAR = 'BELLTOWER_FAKE_OPENAI_KEY';
 
-/** Variables never passed through: multiplexer markers, real credentials, test-runner noise. */
-function inherited(name: string): boolean {
-  if (name === 'TMUX' || name === 'TMUX_PANE' || name === 'STY' || name === 'ZELLIJ') return false;
-  if (name.startsWith('OPENAI_') || name.startsWith('CODEX_') || name.startsWith('XDG_')) return false;
-  if (name.startsWith('OTEL_') || name.startsWith('VITEST') || name === 'NODE_OPTIONS' || name === 'RUST_LOG') return false;
-  return true;
-}
+/** Variables never passed through besides those agent-env.ts drops: real credentials, Codex's log level. */
+const codexOwn = (name: string): boolean => name.startsWith('OPENAI_') || name.startsWith('CODEX_') || name === 'RUST_LOG';
 
 const toml = (s: string): string => JSON.stringify(s); // JSON string escapes are valid TOML
 
 export function createCodexHome(options: CodexHomeOptions): CodexHome {
-  const home = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-codex-home-')));
-  const ownCwd = options.cwd === undefined;
-  const cwd = fs.realpathSync.native(options.cwd ?? fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-codex-project-')));
+  const { home, cwd, cleanup } = createAgentDirs('codex', options.cwd);
   const codexHome = path.join(home, '.codex');
   fs.mkdirSync(codexHome, { recursive: true });
   const model = options.model ?? 'gpt-5.5';
@@ -112,29 +105,14 @@ export function createCodexHome(options: CodexHomeOptions): CodexHome {
   const configPath = path.join(codexHome, 'config.toml');
   fs.writeFileSync(configPath, config);
 
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && inherited(k)) env[k] = v;
-  Object.assign(env, {
-    HOME: home,
-    CODEX_HOME: codexHome,
-    [FAKE_OPENAI_KEY_VAR]: 'sk-belltower-fake-openai-key',
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    XDG_DATA_HOME: path.join(home, '.local', 'share'),
-    XDG_CACHE_HOME: path.join(home, '.cache'),
-    XDG_STATE_HOME: path.join(home, '.local', 'state'),
-    TERM: 'xterm-256color',
-    COLORTERM: 'truecolor',
-    LANG: process.env.LANG && /utf-?8/i.test(process.env.LANG) ? process.env.LANG : 'C.UTF-8',
-    PWD: cwd,
+  const env = buildAgentEnv({
+    home,
+    cwd,
+    drop: codexOwn,
+    vars: { CODEX_HOME: codexHome, [FAKE_OPENAI_KEY_VAR]: 'sk-belltower-fake-openai-key' },
+    overrides: options.env,
   });
-  delete env.TERM_PROGRAM;
-  delete env.TERM_PROGRAM_VERSION;
-  for (const [k, v] of Object.entries(options.env ?? {})) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
 
-  let cleaned = false;
   return {
     home,
     codexHome,
@@ -142,11 +120,6 @@ export function createCodexHome(options: CodexHomeOptions): CodexHome {
     configPath,
     keyVar: FAKE_OPENAI_KEY_VAR,
     env,
-    cleanup() {
-      if (cleaned) return;
-      cleaned = true;
-      fs.rmSync(home, { recursive: true, force: true, maxRetries: 3 });
-      if (ownCwd) fs.rmSync(cwd, { recursive: true, force: true, maxRetries: 3 });
-    },
+    cleanup,
   };
 }

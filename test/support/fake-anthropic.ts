@@ -23,9 +23,25 @@
  * result; a background task adds one when its `<task-notification>` comes back. No start-up
  * traffic, no count_tokens, no side request in the default flows.
  */
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import {
+  chunks,
+  fakeApi,
+  hangUntilClosed,
+  pacing,
+  randomId as randomIdOf,
+  resolveReply,
+  ScriptRunner,
+  sleep,
+  startFakeServer,
+  type FakeApi,
+  type FakeServerCore,
+  type HangReply,
+  type RecordedRequest as BaseRecordedRequest,
+  type Script as BaseScript,
+} from './fake-server.js';
+
+export type { HangReply } from './fake-server.js';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (only the parts the fake reads or writes)
@@ -97,11 +113,6 @@ export interface ErrorReply {
   message: string;
 }
 
-/** Never answers; the connection is dropped when the client goes away or the server closes. */
-export interface HangReply {
-  type: 'hang';
-}
-
 export type Reply = MessageReply | ErrorReply | HangReply;
 
 // ---------------------------------------------------------------------------------------------
@@ -133,24 +144,9 @@ export interface LastUser {
  */
 export type RequestKind = 'main' | 'subagent' | 'compact' | 'side' | 'count_tokens' | 'other';
 
-export interface RecordedRequest {
-  /** Milliseconds since the server started. */
-  t: number;
-  /** Order of arrival, from 0. */
-  seq: number;
-  method: string;
-  /** Path without the query string. */
-  path: string;
-  /** Path with the query string, as received. */
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  /** Parsed JSON body, or the raw text if it is not JSON (empty string when there is none). */
-  body: unknown;
-  kind: RequestKind;
+export interface RecordedRequest extends BaseRecordedRequest<RequestKind> {
   /** For side requests: why it was classified so. */
   sideReason?: string;
-  /** The reply sent (kind and a short summary), filled when answered. */
-  reply?: string;
   /**
    * Set on a main (or subagent) request that repeats the previous one (same conversation): Claude
    * Code retries a failed request — after a 400 it tries 5 more times, each with fewer beta
@@ -173,7 +169,7 @@ export interface ScriptContext {
 
 export type ScriptFn = (ctx: ScriptContext) => Reply | Promise<Reply>;
 /** A function consulted for every main request, or a queue consumed one reply per main request. */
-export type Script = ScriptFn | Array<Reply | ScriptFn>;
+export type Script = BaseScript<ScriptContext, Reply>;
 
 export interface FakeAnthropicOptions {
   /** Answers main-loop requests. */
@@ -191,41 +187,21 @@ export interface FakeAnthropicOptions {
   port?: number;
 }
 
-export interface FakeAnthropic {
+export interface FakeAnthropic extends FakeApi<RecordedRequest, ScriptContext, Reply> {
   /** `http://127.0.0.1:<port>` — use as ANTHROPIC_BASE_URL. */
   readonly url: string;
-  readonly port: number;
-  /** `Date.now()` when the server started: `RecordedRequest.t` counts from here. */
-  readonly startedAt: number;
-  /** Every request, in arrival order. */
-  readonly requests: RecordedRequest[];
-  /** Requests to paths the fake does not know. */
-  readonly unknownRequests: RecordedRequest[];
-  /** How many main requests found the script empty. */
-  readonly exhausted: number;
   /** How many subagent requests found the subagent script empty. */
   readonly subagentExhausted: number;
-  /** Replace the main script (the queue restarts). */
-  setScript(script: Script): void;
   /** Replace the subagent script (the queue restarts). */
   setSubagentScript(script: Script): void;
-  /** Main-loop requests only (retries included; they carry `retryOf`). */
-  mainRequests(): RecordedRequest[];
-  /** Resolves with the first recorded request (past or future) matching `pred`. */
-  waitForRequest(pred: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
-  close(): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reply builders
 // ---------------------------------------------------------------------------------------------
 
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-function randomId(length: number): string {
-  let out = '';
-  for (const byte of randomBytes(length)) out += ID_ALPHABET[byte % ID_ALPHABET.length];
-  return out;
-}
+const randomId = (length: number): string =>
+  randomIdOf('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', length);
 
 /** A tool_use id shaped like the real ones (`toolu_01` + 22 base62 characters). */
 export function toolUseId(): string {
@@ -457,15 +433,6 @@ export function classifyMessagesRequest(
 // Server
 // ---------------------------------------------------------------------------------------------
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function chunks(s: string, size: number | undefined): string[] {
-  if (!size || size <= 0 || s.length <= size) return [s];
-  const out: string[] = [];
-  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
-  return out;
-}
-
 function summarize(reply: Reply): string {
   if (reply.type === 'error') return `error ${reply.status} ${reply.errorType}`;
   if (reply.type === 'hang') return 'hang';
@@ -477,297 +444,169 @@ function summarize(reply: Reply): string {
 
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
-  const started = Date.now();
-  const log =
-    options.log ?? (process.env.BELLTOWER_FAKE_API_DEBUG === '1' ? (line: string): void => console.error(line) : undefined);
-  const requests: RecordedRequest[] = [];
   const unknownRequests: RecordedRequest[] = [];
-  const waiters: Array<{ pred: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }> = [];
-  const openResponses = new Set<http.ServerResponse>();
-  let closed = false;
-
-  const resolveReply = async (source: Reply | ScriptFn, ctx: ScriptContext): Promise<Reply> =>
-    typeof source === 'function' ? source(ctx) : source;
-
-  /** A script and its queue position, plus what retry detection needs. */
-  const runner = (initial: Script, fallback: Reply | ScriptFn) => {
-    const state = {
-      script: initial,
-      index: 0,
-      exhausted: 0,
-      last: new Map<string, { key: string; reply: Reply; seq: number }>(),
-      set(next: Script) {
-        state.script = next;
-        state.index = 0;
-      },
-      async next(ctx: ScriptContext): Promise<Reply> {
-        const script = state.script;
-        if (typeof script === 'function') return script(ctx);
-        const step = script[state.index];
-        if (step !== undefined) {
-          state.index += 1;
-          return resolveReply(step, ctx);
-        }
-        state.exhausted += 1;
-        return resolveReply(fallback, ctx);
-      },
-    };
-    return state;
-  };
-  const mainRunner = runner(
+  const mainRunner = new ScriptRunner<ScriptContext, Reply>(
     options.script ?? [],
     options.fallback ?? text('(fake-anthropic: the test script has no reply for this request)'),
   );
-  const subagentRunner = runner(options.subagent ?? [], text('Subagent finished (fake-anthropic default).'));
+  const subagentRunner = new ScriptRunner<ScriptContext, Reply>(options.subagent ?? [], text('Subagent finished (fake-anthropic default).'));
+  /** Per script, per agent id ('' for the main loop): the last request answered, for retry detection. */
+  const lastAnswered = new Map<ScriptRunner<ScriptContext, Reply>, Map<string, { key: string; reply: Reply; seq: number }>>([
+    [mainRunner, new Map()],
+    [subagentRunner, new Map()],
+  ]);
 
-  const writeSse = (res: http.ServerResponse, event: string, data: Record<string, unknown>): void => {
-    if (res.destroyed || res.writableEnded) return;
-    res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
-  };
+  const core = await startFakeServer<RequestKind>(
+    { name: 'fake-anthropic', log: options.log, port: options.port },
+    'other',
+    async (entry: RecordedRequest, req, res, server, raw) => {
+      const { log, requests } = server;
+      const { url, path, body } = entry;
 
-  const sendMessage = async (
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    request: MessagesRequest,
-    reply: Reply,
-  ): Promise<void> => {
-    if (reply.type === 'hang') {
-      openResponses.add(res);
-      await new Promise<void>((resolve) => res.on('close', () => resolve()));
-      openResponses.delete(res);
-      return;
-    }
-    if (reply.type === 'error') {
-      const requestId = `req_01${randomId(22)}`;
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': requestId, 'x-should-retry': 'false' });
-      res.end(
-        JSON.stringify({ type: 'error', error: { type: reply.errorType, message: reply.message }, request_id: requestId }),
-      );
-      return;
-    }
-    const id = `msg_01${randomId(22)}`;
-    const model = typeof request.model === 'string' ? request.model : 'claude-fake';
-    const inputTokens = 25;
-    const outputTokens = reply.outputTokens ?? Math.max(1, Math.ceil(JSON.stringify(reply.content).length / 4));
-    if (reply.firstByteDelayMs) await sleep(reply.firstByteDelayMs);
-    if (request.stream !== true) {
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${id}` });
-      res.end(
-        JSON.stringify({
-          id,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: reply.content,
-          stop_reason: reply.stopReason,
-          stop_sequence: null,
-          usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-        }),
-      );
-      return;
-    }
-    openResponses.add(res);
-    res.on('close', () => openResponses.delete(res));
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'request-id': `req_${id}`,
-    });
-    const delay = reply.delayMs ?? 0;
-    const chunkSize = reply.chunkSize ?? (delay > 0 ? 8 : undefined);
-    const pause = async (): Promise<boolean> => {
-      if (delay > 0) await sleep(delay);
-      return !(res.destroyed || closed);
-    };
-    writeSse(res, 'message_start', {
-      message: {
+      if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+        entry.kind = 'count_tokens';
+        entry.reply = 'count_tokens';
+        server.record(entry);
+        log?.(`[fake-api +${entry.t}ms] POST ${url} → count_tokens`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ input_tokens: Math.max(1, Math.ceil(raw.length / 4)) }));
+        return;
+      }
+
+      if (req.method === 'POST' && path === '/v1/messages' && typeof body === 'object' && body !== null) {
+        const request = body as MessagesRequest;
+        const { kind, reason } = classifyMessagesRequest(request, req.headers);
+        entry.kind = kind;
+        if (kind === 'compact' || kind === 'side') entry.sideReason = reason;
+        const agentHeader = req.headers['x-claude-code-agent-id'];
+        if (kind === 'subagent') entry.agentId = Array.isArray(agentHeader) ? agentHeader[0] : agentHeader;
+        const scripted = kind === 'main' ? mainRunner : kind === 'subagent' ? subagentRunner : undefined;
+        const last = scripted ? lastAnswered.get(scripted) : undefined;
+        const conversation = scripted ? conversationKey(request) : '';
+        const previous = last?.get(entry.agentId ?? '');
+        if (previous !== undefined && previous.key === conversation) entry.retryOf = previous.seq;
+        server.record(entry);
+        const history = (requests as RecordedRequest[]).filter((r) => r.kind === kind && r.retryOf === undefined);
+        const ctx: ScriptContext = { request, lastUser: lastUserOf(request), turn: history.length - 1, recorded: entry, history };
+        let reply: Reply;
+        try {
+          if (previous !== undefined && entry.retryOf !== undefined) reply = previous.reply;
+          else if (scripted) reply = await scripted.next(ctx);
+          else if (kind === 'compact') reply = await resolveReply(options.compact ?? compactSummary(), ctx);
+          else reply = await resolveReply(options.side ?? defaultSideReply, ctx);
+        } catch (err) {
+          reply = apiError(500, `fake-anthropic script threw: ${String(err)}`, 'api_error');
+        }
+        last?.set(entry.agentId ?? '', { key: conversation, reply, seq: entry.retryOf ?? entry.seq });
+        entry.reply = summarize(reply);
+        log?.(
+          `[fake-api +${entry.t}ms] POST ${url} ${kind}${entry.agentId ? ` ${entry.agentId}` : ''}${entry.retryOf !== undefined ? ` (retry of #${entry.retryOf})` : ''}${entry.sideReason ? ` (${entry.sideReason})` : ''} model=${request.model} → ${entry.reply}`,
+        );
+        await send(res, request, reply, server);
+        return;
+      }
+
+      // Unknown: answer harmlessly, and keep a note.
+      unknownRequests.push(entry);
+      entry.reply = '200 {}';
+      server.record(entry);
+      log?.(`[fake-api +${entry.t}ms] ${entry.method} ${url} → unknown path, 200 {}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    },
+  );
+
+  return fakeApi(core, mainRunner, unknownRequests, {
+    url: core.origin,
+    get subagentExhausted() {
+      return subagentRunner.exhausted;
+    },
+    setSubagentScript: (next: Script) => subagentRunner.set(next),
+  });
+}
+
+function writeSse(res: http.ServerResponse, event: string, data: Record<string, unknown>): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+}
+
+async function send(res: http.ServerResponse, request: MessagesRequest, reply: Reply, core: FakeServerCore<RequestKind>): Promise<void> {
+  if (reply.type === 'hang') return hangUntilClosed(res, core);
+  if (reply.type === 'error') {
+    const requestId = `req_01${randomId(22)}`;
+    res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': requestId, 'x-should-retry': 'false' });
+    res.end(
+      JSON.stringify({ type: 'error', error: { type: reply.errorType, message: reply.message }, request_id: requestId }),
+    );
+    return;
+  }
+  const id = `msg_01${randomId(22)}`;
+  const model = typeof request.model === 'string' ? request.model : 'claude-fake';
+  const inputTokens = 25;
+  const outputTokens = reply.outputTokens ?? Math.max(1, Math.ceil(JSON.stringify(reply.content).length / 4));
+  if (reply.firstByteDelayMs) await sleep(reply.firstByteDelayMs);
+  if (request.stream !== true) {
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${id}` });
+    res.end(
+      JSON.stringify({
         id,
         type: 'message',
         role: 'assistant',
         model,
-        content: [],
-        stop_reason: null,
+        content: reply.content,
+        stop_reason: reply.stopReason,
         stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-      },
-    });
-    writeSse(res, 'ping', {});
-    for (const [index, block] of reply.content.entries()) {
-      if (block.type === 'text') {
-        writeSse(res, 'content_block_start', { index, content_block: { type: 'text', text: '' } });
-        for (const piece of chunks(block.text, chunkSize)) {
-          if (!(await pause())) return;
-          writeSse(res, 'content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
-        }
-      } else {
-        writeSse(res, 'content_block_start', {
-          index,
-          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
-        });
-        const json = JSON.stringify(block.input);
-        for (const piece of chunks(json, chunkSize ?? Math.max(1, Math.ceil(json.length / 2)))) {
-          if (!(await pause())) return;
-          writeSse(res, 'content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
-        }
-      }
-      writeSse(res, 'content_block_stop', { index });
-    }
-    if (!(await pause())) return;
-    writeSse(res, 'message_delta', {
-      delta: { stop_reason: reply.stopReason, stop_sequence: null },
-      usage: { output_tokens: outputTokens },
-    });
-    writeSse(res, 'message_stop', {});
-    res.end();
-    openResponses.delete(res);
-  };
-
-  const record = (entry: RecordedRequest): void => {
-    requests.push(entry);
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      const w = waiters[i];
-      if (w && w.pred(entry)) {
-        waiters.splice(i, 1);
-        w.resolve(entry);
-      }
-    }
-  };
-
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> => {
-    const url = req.url ?? '/';
-    const path = url.split('?')[0] ?? '/';
-    let body: unknown = raw;
-    try {
-      body = raw.length > 0 ? JSON.parse(raw) : '';
-    } catch {
-      body = raw;
-    }
-    const entry: RecordedRequest = {
-      t: Date.now() - started,
-      seq: requests.length,
-      method: req.method ?? 'GET',
-      path,
-      url,
-      headers: req.headers,
-      body,
-      kind: 'other',
-    };
-
-    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
-      entry.kind = 'count_tokens';
-      entry.reply = 'count_tokens';
-      record(entry);
-      log?.(`[fake-api +${entry.t}ms] POST ${url} → count_tokens`);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ input_tokens: Math.max(1, Math.ceil(raw.length / 4)) }));
-      return;
-    }
-
-    if (req.method === 'POST' && path === '/v1/messages' && typeof body === 'object' && body !== null) {
-      const request = body as MessagesRequest;
-      const { kind, reason } = classifyMessagesRequest(request, req.headers);
-      entry.kind = kind;
-      if (kind === 'compact' || kind === 'side') entry.sideReason = reason;
-      const agentHeader = req.headers['x-claude-code-agent-id'];
-      if (kind === 'subagent') entry.agentId = Array.isArray(agentHeader) ? agentHeader[0] : agentHeader;
-      const scripted = kind === 'main' ? mainRunner : kind === 'subagent' ? subagentRunner : undefined;
-      const conversation = scripted ? conversationKey(request) : '';
-      const previous = scripted?.last.get(entry.agentId ?? '');
-      if (previous !== undefined && previous.key === conversation) entry.retryOf = previous.seq;
-      record(entry);
-      const history = requests.filter((r) => r.kind === kind && r.retryOf === undefined);
-      const ctx: ScriptContext = { request, lastUser: lastUserOf(request), turn: history.length - 1, recorded: entry, history };
-      let reply: Reply;
-      try {
-        if (previous !== undefined && entry.retryOf !== undefined) reply = previous.reply;
-        else if (scripted) reply = await scripted.next(ctx);
-        else if (kind === 'compact') reply = await resolveReply(options.compact ?? compactSummary(), ctx);
-        else reply = await resolveReply(options.side ?? defaultSideReply, ctx);
-      } catch (err) {
-        reply = apiError(500, `fake-anthropic script threw: ${String(err)}`, 'api_error');
-      }
-      scripted?.last.set(entry.agentId ?? '', { key: conversation, reply, seq: entry.retryOf ?? entry.seq });
-      entry.reply = summarize(reply);
-      log?.(
-        `[fake-api +${entry.t}ms] POST ${url} ${kind}${entry.agentId ? ` ${entry.agentId}` : ''}${entry.retryOf !== undefined ? ` (retry of #${entry.retryOf})` : ''}${entry.sideReason ? ` (${entry.sideReason})` : ''} model=${request.model} → ${entry.reply}`,
-      );
-      await sendMessage(req, res, request, reply);
-      return;
-    }
-
-    // Unknown: answer harmlessly, and keep a note.
-    unknownRequests.push(entry);
-    entry.reply = '200 {}';
-    record(entry);
-    log?.(`[fake-api +${entry.t}ms] ${entry.method} ${url} → unknown path, 200 {}`);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{}');
-  };
-
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      handle(req, res, Buffer.concat(parts).toString('utf8')).catch((err: unknown) => {
-        log?.(`[fake-api] handler failed: ${String(err)}`);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end();
-      });
-    });
+        usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      }),
+    );
+    return;
+  }
+  core.track(res);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'request-id': `req_${id}`,
   });
-  server.keepAliveTimeout = 60_000;
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const { size: chunkSize, pause } = pacing(reply, res, core);
+  writeSse(res, 'message_start', {
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
   });
-  const port = (server.address() as AddressInfo).port;
-
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    startedAt: started,
-    requests,
-    unknownRequests,
-    get exhausted() {
-      return mainRunner.exhausted;
-    },
-    get subagentExhausted() {
-      return subagentRunner.exhausted;
-    },
-    setScript: (next: Script) => mainRunner.set(next),
-    setSubagentScript: (next: Script) => subagentRunner.set(next),
-    mainRequests: () => requests.filter((r) => r.kind === 'main'),
-    waitForRequest(pred, timeoutMs = 10_000) {
-      const found = requests.find(pred);
-      if (found) return Promise.resolve(found);
-      return new Promise<RecordedRequest>((resolve, reject) => {
-        const waiter = {
-          pred,
-          resolve: (r: RecordedRequest) => {
-            clearTimeout(timer);
-            resolve(r);
-          },
-        };
-        const timer = setTimeout(() => {
-          const i = waiters.indexOf(waiter);
-          if (i >= 0) waiters.splice(i, 1);
-          reject(new Error(`fake-anthropic: no matching request within ${timeoutMs} ms (${requests.length} received)`));
-        }, timeoutMs);
-        waiters.push(waiter);
+  writeSse(res, 'ping', {});
+  for (const [index, block] of reply.content.entries()) {
+    if (block.type === 'text') {
+      writeSse(res, 'content_block_start', { index, content_block: { type: 'text', text: '' } });
+      for (const piece of chunks(block.text, chunkSize)) {
+        if (!(await pause())) return;
+        writeSse(res, 'content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+      }
+    } else {
+      writeSse(res, 'content_block_start', {
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
       });
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const res of openResponses) res.destroy();
-      openResponses.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+      const json = JSON.stringify(block.input);
+      for (const piece of chunks(json, chunkSize ?? Math.max(1, Math.ceil(json.length / 2)))) {
+        if (!(await pause())) return;
+        writeSse(res, 'content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+      }
+    }
+    writeSse(res, 'content_block_stop', { index });
+  }
+  if (!(await pause())) return;
+  writeSse(res, 'message_delta', {
+    delta: { stop_reason: reply.stopReason, stop_sequence: null },
+    usage: { output_tokens: outputTokens },
+  });
+  writeSse(res, 'message_stop', {});
+  res.end();
 }

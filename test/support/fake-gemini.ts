@@ -31,16 +31,21 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import {
   chunks,
+  fakeApi,
   hangUntilClosed,
-  ScriptRunner,
+  MainScript,
+  pacing,
   sleep,
   startFakeServer,
+  type FakeApi,
   type FakeServerCore,
+  type HangReply,
   type RecordedRequest,
   type Script,
 } from './fake-server.js';
 
-export type { RecordedRequest } from './fake-server.js';
+export { hang } from './fake-server.js';
+export type { HangReply, RecordedRequest } from './fake-server.js';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (only the parts the fake reads or writes)
@@ -103,11 +108,6 @@ export interface ErrorReply {
   statusText: string;
 }
 
-/** Never answers; the connection is dropped when the client goes away or the server closes. */
-export interface HangReply {
-  type: 'hang';
-}
-
 export type Reply = ContentReply | ErrorReply | HangReply;
 
 /** A plain text answer: the turn ends. */
@@ -135,11 +135,6 @@ export function shell(command: string, opts: { description?: string; background?
 export function apiError(status = 400, message = 'Fake API error requested by the test'): ErrorReply {
   const statusText = status === 400 ? 'INVALID_ARGUMENT' : status === 429 ? 'RESOURCE_EXHAUSTED' : status === 403 ? 'PERMISSION_DENIED' : 'INTERNAL';
   return { type: 'error', status, message, statusText };
-}
-
-/** A reply that never comes (for interrupt tests). */
-export function hang(): HangReply {
-  return { type: 'hang' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,19 +223,9 @@ export interface FakeGeminiOptions {
   port?: number;
 }
 
-export interface FakeGemini {
+export interface FakeGemini extends FakeApi<GeminiRequest, ScriptContext, Reply> {
   /** `http://127.0.0.1:<port>`: GOOGLE_GEMINI_BASE_URL. */
   readonly url: string;
-  readonly port: number;
-  readonly startedAt: number;
-  readonly requests: GeminiRequest[];
-  readonly unknownRequests: GeminiRequest[];
-  /** How many main requests found the script empty. */
-  readonly exhausted: number;
-  setScript(script: Script<ScriptContext, Reply>): void;
-  mainRequests(): GeminiRequest[];
-  waitForRequest(pred: (r: GeminiRequest) => boolean, timeoutMs?: number): Promise<GeminiRequest>;
-  close(): Promise<void>;
 }
 
 const ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/;
@@ -252,12 +237,14 @@ function summarize(reply: Reply): string {
 }
 
 export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
-  const runner = new ScriptRunner<ScriptContext, Reply>(options.script ?? [], options.fallback ?? text('(fake-gemini: the test script has no reply for this request)'));
+  const runner = new MainScript<ScriptContext, Reply>(
+    options.script ?? [],
+    options.fallback ?? text('(fake-gemini: the test script has no reply for this request)'),
+    (err) => apiError(500, `fake-gemini script threw: ${String(err)}`),
+  );
   const unknownRequests: GeminiRequest[] = [];
-  let previous: { key: string; reply: Reply; seq: number } | undefined;
-  let turns = 0;
 
-  const core = await startFakeServer<RequestKind>({ name: 'fake-gemini', ...(options.log ? { log: options.log } : {}), ...(options.port ? { port: options.port } : {}) }, 'other', async (entry: GeminiRequest, _req, res, server) => {
+  const core = await startFakeServer<RequestKind>({ name: 'fake-gemini', log: options.log, port: options.port }, 'other', async (entry: GeminiRequest, _req, res, server) => {
     const route = ROUTE.exec(entry.path);
     const body = entry.body;
     if (entry.method !== 'POST' || !route || typeof body !== 'object' || body === null) {
@@ -285,15 +272,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     let reply: Reply;
     if (method === 'streamGenerateContent' && hasTools) {
       entry.kind = 'main';
-      const key = JSON.stringify(request.contents);
-      if (previous?.key === key) entry.retryOf = previous.seq;
-      server.record(entry);
-      try {
-        reply = previous !== undefined && entry.retryOf !== undefined ? previous.reply : await runner.next({ request, lastUser, turn: turns++, recorded: entry });
-      } catch (err) {
-        reply = apiError(500, `fake-gemini script threw: ${String(err)}`);
-      }
-      previous = { key, reply, seq: entry.retryOf ?? entry.seq };
+      reply = await runner.answer(entry, JSON.stringify(request.contents), server, (turn) => ({ request, lastUser, turn, recorded: entry }));
     } else if (schema) {
       const properties = Object.keys(schema.properties ?? {});
       entry.kind = properties.includes('complexity_score') ? 'router' : 'json';
@@ -309,20 +288,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     await send(res, model ?? 'gemini-fake', method === 'streamGenerateContent', reply, server);
   });
 
-  return {
-    url: core.origin,
-    port: core.port,
-    startedAt: core.startedAt,
-    requests: core.requests,
-    unknownRequests,
-    get exhausted() {
-      return runner.exhausted;
-    },
-    setScript: (next) => runner.set(next),
-    mainRequests: () => core.requests.filter((r) => r.kind === 'main'),
-    waitForRequest: (pred, timeoutMs) => core.waitForRequest(pred, timeoutMs),
-    close: () => core.close(),
-  };
+  return fakeApi(core, runner, unknownRequests, { url: core.origin });
 }
 
 function sendError(res: http.ServerResponse, reply: ErrorReply): void {
@@ -347,8 +313,7 @@ async function send(res: http.ServerResponse, model: string, stream: boolean, re
   }
   core.track(res);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const delay = reply.delayMs ?? 0;
-  const size = reply.chunkSize ?? (delay > 0 ? 8 : undefined);
+  const { delay, size } = pacing(reply, res, core);
   // One chunk per text piece; a function call travels whole in its own chunk.
   const pieces: Part[] = parts.flatMap((p) => (typeof p.text === 'string' ? chunks(p.text, size).map((t) => ({ text: t })) : [p]));
   for (const [i, piece] of pieces.entries()) {

@@ -26,20 +26,25 @@
  * the user's messages, earlier `function_call`s and their `function_call_output`s). Models of the
  * GPT-6 family get a different tool set (a JavaScript `exec` in "code mode"): keep gpt-5.5.
  */
-import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import {
   chunks,
+  fakeApi,
   hangUntilClosed,
-  ScriptRunner,
+  MainScript,
+  pacing,
+  randomId as randomIdOf,
   sleep,
   startFakeServer,
+  type FakeApi,
   type FakeServerCore,
+  type HangReply,
   type RecordedRequest,
   type Script,
 } from './fake-server.js';
 
-export type { RecordedRequest } from './fake-server.js';
+export { hang } from './fake-server.js';
+export type { HangReply, RecordedRequest } from './fake-server.js';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (only the parts the fake reads or writes)
@@ -116,19 +121,9 @@ export interface FailedReply {
   message: string;
 }
 
-/** Never answers; the connection is dropped when the client goes away or the server closes. */
-export interface HangReply {
-  type: 'hang';
-}
-
 export type Reply = ResponseReply | ErrorReply | FailedReply | HangReply;
 
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-function randomId(length: number): string {
-  let out = '';
-  for (const byte of randomBytes(length)) out += ID_ALPHABET[byte % ID_ALPHABET.length];
-  return out;
-}
+const randomId = (length: number): string => randomIdOf('abcdefghijklmnopqrstuvwxyz0123456789', length);
 
 /** A call id shaped like the real ones (`call_` + 24 characters). */
 export function callId(): string {
@@ -180,11 +175,6 @@ export function apiError(status = 400, message = 'Fake API error requested by th
 /** A stream that fails after `response.created`. */
 export function failed(message = 'Fake response failure requested by the test', code = 'server_error'): FailedReply {
   return { type: 'failed', code, message };
-}
-
-/** A reply that never comes (for interrupt tests). */
-export function hang(): HangReply {
-  return { type: 'hang' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,19 +256,9 @@ export interface FakeOpenAIOptions {
   port?: number;
 }
 
-export interface FakeOpenAI {
+export interface FakeOpenAI extends FakeApi<OpenAIRequest, ScriptContext, Reply> {
   /** `http://127.0.0.1:<port>/v1`: the provider's `base_url`. */
   readonly baseUrl: string;
-  readonly port: number;
-  readonly startedAt: number;
-  readonly requests: OpenAIRequest[];
-  readonly unknownRequests: OpenAIRequest[];
-  /** How many main requests found the script empty. */
-  readonly exhausted: number;
-  setScript(script: Script<ScriptContext, Reply>): void;
-  mainRequests(): OpenAIRequest[];
-  waitForRequest(pred: (r: OpenAIRequest) => boolean, timeoutMs?: number): Promise<OpenAIRequest>;
-  close(): Promise<void>;
 }
 
 function summarize(reply: Reply): string {
@@ -291,15 +271,14 @@ function summarize(reply: Reply): string {
 }
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
-  const runner = new ScriptRunner<ScriptContext, Reply>(
+  const runner = new MainScript<ScriptContext, Reply>(
     options.script ?? [],
     options.fallback ?? text('(fake-openai: the test script has no reply for this request)'),
+    (err) => apiError(500, `fake-openai script threw: ${String(err)}`),
   );
   const unknownRequests: OpenAIRequest[] = [];
-  let previous: { key: string; reply: Reply; seq: number } | undefined;
-  let turns = 0;
 
-  const core = await startFakeServer<RequestKind>({ name: 'fake-openai', ...(options.log ? { log: options.log } : {}), ...(options.port ? { port: options.port } : {}) }, 'other', async (entry: OpenAIRequest, _req, res, server) => {
+  const core = await startFakeServer<RequestKind>({ name: 'fake-openai', log: options.log, port: options.port }, 'other', async (entry: OpenAIRequest, _req, res, server) => {
     const body = entry.body;
     if (entry.method !== 'POST' || entry.path !== '/v1/responses' || typeof body !== 'object' || body === null) {
       unknownRequests.push(entry);
@@ -319,35 +298,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       reply = options.title ?? text('Fake task title');
     } else {
       entry.kind = 'main';
-      const key = JSON.stringify(request.input);
-      if (previous?.key === key) entry.retryOf = previous.seq;
-      server.record(entry);
-      try {
-        reply = previous !== undefined && entry.retryOf !== undefined ? previous.reply : await runner.next({ request, last, turn: turns++, recorded: entry });
-      } catch (err) {
-        reply = apiError(500, `fake-openai script threw: ${String(err)}`);
-      }
-      previous = { key, reply, seq: entry.retryOf ?? entry.seq };
+      reply = await runner.answer(entry, JSON.stringify(request.input), server, (turn) => ({ request, last, turn, recorded: entry }));
     }
     entry.reply = summarize(reply);
     server.log?.(`[fake-openai +${entry.t}ms] POST ${entry.url} ${entry.kind}${entry.retryOf !== undefined ? ` (retry of #${entry.retryOf})` : ''} → ${entry.reply}`);
     await send(res, request, reply, server);
   });
 
-  return {
-    baseUrl: `${core.origin}/v1`,
-    port: core.port,
-    startedAt: core.startedAt,
-    requests: core.requests,
-    unknownRequests,
-    get exhausted() {
-      return runner.exhausted;
-    },
-    setScript: (next) => runner.set(next),
-    mainRequests: () => core.requests.filter((r) => r.kind === 'main'),
-    waitForRequest: (pred, timeoutMs) => core.waitForRequest(pred, timeoutMs),
-    close: () => core.close(),
-  };
+  return fakeApi(core, runner, unknownRequests, { baseUrl: `${core.origin}/v1` });
 }
 
 async function send(res: http.ServerResponse, request: ResponsesRequest, reply: Reply, core: FakeServerCore<RequestKind>): Promise<void> {
@@ -389,12 +347,7 @@ async function send(res: http.ServerResponse, request: ResponsesRequest, reply: 
     return;
   }
 
-  const delay = reply.delayMs ?? 0;
-  const size = reply.chunkSize ?? (delay > 0 ? 8 : undefined);
-  const pause = async (): Promise<boolean> => {
-    if (delay > 0) await sleep(delay);
-    return !(res.destroyed || core.closed);
-  };
+  const { size, pause } = pacing(reply, res, core);
   const done: unknown[] = [];
   for (const [index, out] of reply.output.entries()) {
     if (out.type === 'message') {

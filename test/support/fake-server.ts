@@ -1,10 +1,10 @@
 /**
- * What the fake model APIs for Codex (fake-openai.ts) and Gemini CLI (fake-gemini.ts) share: a
- * real HTTP server on 127.0.0.1 that records every request, a per-test script (a queue of replies
- * or a function), and waiting on a request. The wire formats live in the two fakes.
- *
- * (fake-anthropic.ts predates this file and keeps its own copy of the same plumbing.)
+ * What the fake model APIs for Claude Code (fake-anthropic.ts), Codex (fake-openai.ts) and Gemini
+ * CLI (fake-gemini.ts) share: a real HTTP server on 127.0.0.1 that records every request, a
+ * per-test script (a queue of replies or a function), retries answered with the previous reply,
+ * and waiting on a request. The wire formats live in the fakes.
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -51,15 +51,58 @@ export class ScriptRunner<Ctx, Reply> {
     const step = this.script[this.index];
     if (step !== undefined) {
       this.index += 1;
-      return resolve(step, ctx);
+      return resolveReply(step, ctx);
     }
     this.exhausted += 1;
-    return resolve(this.fallback, ctx);
+    return resolveReply(this.fallback, ctx);
   }
 }
 
-function resolve<Ctx, Reply>(source: Reply | ((ctx: Ctx) => Reply | Promise<Reply>), ctx: Ctx): Reply | Promise<Reply> {
+/** `source` itself, or what it returns for `ctx` when it is a function. */
+export function resolveReply<Ctx, Reply>(source: Reply | ((ctx: Ctx) => Reply | Promise<Reply>), ctx: Ctx): Reply | Promise<Reply> {
   return typeof source === 'function' ? (source as (ctx: Ctx) => Reply | Promise<Reply>)(ctx) : source;
+}
+
+/**
+ * The script for main requests, for a fake whose main requests carry the whole conversation: a
+ * request that repeats the previous one (same `key`) is a retry and gets the same reply again
+ * without consuming the script.
+ */
+export class MainScript<Ctx, Reply> extends ScriptRunner<Ctx, Reply> {
+  private previous: { key: string; reply: Reply; seq: number } | undefined;
+  private turns = 0;
+
+  constructor(
+    script: Script<Ctx, Reply>,
+    fallback: Reply | ((ctx: Ctx) => Reply | Promise<Reply>),
+    /** The reply when the script throws. */
+    private readonly onThrow: (err: unknown) => Reply,
+  ) {
+    super(script, fallback);
+  }
+
+  /**
+   * Marks `entry` a retry (`retryOf`) when `key` repeats the previous request's, records it, and
+   * returns its reply: the previous one for a retry, else the script's next for `ctx(turn)`.
+   */
+  async answer<Kind extends string>(
+    entry: RecordedRequest<Kind> & { retryOf?: number },
+    key: string,
+    core: FakeServerCore<Kind>,
+    ctx: (turn: number) => Ctx,
+  ): Promise<Reply> {
+    const previous = this.previous;
+    if (previous?.key === key) entry.retryOf = previous.seq;
+    core.record(entry);
+    let reply: Reply;
+    try {
+      reply = previous !== undefined && entry.retryOf !== undefined ? previous.reply : await this.next(ctx(this.turns++));
+    } catch (err) {
+      reply = this.onThrow(err);
+    }
+    this.previous = { key, reply, seq: entry.retryOf ?? entry.seq };
+    return reply;
+  }
 }
 
 export type Handler<Kind extends string> = (
@@ -67,6 +110,8 @@ export type Handler<Kind extends string> = (
   req: http.IncomingMessage,
   res: http.ServerResponse,
   core: FakeServerCore<Kind>,
+  /** The body as received. */
+  raw: string,
 ) => Promise<void>;
 
 export interface FakeServerCore<Kind extends string> {
@@ -90,9 +135,9 @@ export interface FakeServerCore<Kind extends string> {
 }
 
 export interface FakeServerOptions {
-  port?: number;
+  port?: number | undefined;
   /** Debug log sink; also enabled by BELLTOWER_FAKE_API_DEBUG=1. */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
   /** Name in error messages and log lines, e.g. "fake-openai". */
   name: string;
 }
@@ -135,7 +180,7 @@ export async function startFakeServer<Kind extends string>(
         body,
         kind: initialKind,
       };
-      handle(entry, req, res, core).catch((err: unknown) => {
+      handle(entry, req, res, core, raw).catch((err: unknown) => {
         log?.(`[${options.name}] handler failed: ${String(err)}`);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end();
@@ -207,6 +252,71 @@ export async function startFakeServer<Kind extends string>(
   return core;
 }
 
+/** The part of the fake APIs' interface that does not depend on the wire format. */
+export interface FakeApi<Entry, Ctx, Reply> {
+  readonly port: number;
+  /** `Date.now()` when the server started: `RecordedRequest.t` counts from here. */
+  readonly startedAt: number;
+  /** Every request, in arrival order. */
+  readonly requests: Entry[];
+  /** Requests to paths the fake does not know. */
+  readonly unknownRequests: Entry[];
+  /** How many main requests found the script empty. */
+  readonly exhausted: number;
+  /** Replace the main script (the queue restarts). */
+  setScript(script: Script<Ctx, Reply>): void;
+  /** Main requests only (retries included; they carry `retryOf`). */
+  mainRequests(): Entry[];
+  /** Resolves with the first recorded request (past or future) matching `pred`. */
+  waitForRequest(pred: (r: Entry) => boolean, timeoutMs?: number): Promise<Entry>;
+  close(): Promise<void>;
+}
+
+/**
+ * The FakeApi over a started server, its main script and its list of unknown requests, with the
+ * fake's own members (`own`, getters kept as getters).
+ */
+export function fakeApi<Kind extends string, Entry extends RecordedRequest<Kind>, Ctx, Reply, Own extends object>(
+  core: FakeServerCore<Kind>,
+  script: ScriptRunner<Ctx, Reply>,
+  unknownRequests: Entry[],
+  own: Own,
+): FakeApi<Entry, Ctx, Reply> & Own {
+  // Every entry the server records is an Entry: the fake's handler fills the extra fields.
+  const requests = core.requests as Entry[];
+  const api: FakeApi<Entry, Ctx, Reply> = {
+    port: core.port,
+    startedAt: core.startedAt,
+    requests,
+    unknownRequests,
+    get exhausted() {
+      return script.exhausted;
+    },
+    setScript: (next) => script.set(next),
+    mainRequests: () => requests.filter((r) => r.kind === 'main'),
+    waitForRequest: (pred, timeoutMs) => core.waitForRequest(pred as (r: RecordedRequest<Kind>) => boolean, timeoutMs) as Promise<Entry>,
+    close: () => core.close(),
+  };
+  return Object.defineProperties(api, Object.getOwnPropertyDescriptors(own)) as FakeApi<Entry, Ctx, Reply> & Own;
+}
+
+/** Never answers; the connection is dropped when the client goes away or the server closes. */
+export interface HangReply {
+  type: 'hang';
+}
+
+/** A reply that never comes (for interrupt tests). */
+export function hang(): HangReply {
+  return { type: 'hang' };
+}
+
+/** `length` random characters of `alphabet` (ids shaped like the real API's). */
+export function randomId(alphabet: string, length: number): string {
+  let out = '';
+  for (const byte of randomBytes(length)) out += alphabet[byte % alphabet.length];
+  return out;
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
 
 /** `s` cut into pieces of `size` characters (one piece when size is unset or s is short). */
@@ -215,6 +325,25 @@ export function chunks(s: string, size: number | undefined): string[] {
   const out: string[] = [];
   for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
   return out;
+}
+
+/**
+ * How a streamed reply is paced: `size` characters a piece (8 when it is delayed, else whole
+ * unless `chunkSize` says), and `pause`, awaited before each piece: it waits `delayMs` and says
+ * whether to go on (false once the client left or the server closed).
+ */
+export function pacing(
+  reply: { delayMs?: number; chunkSize?: number },
+  res: http.ServerResponse,
+  core: FakeServerCore<string>,
+): { delay: number; size: number | undefined; pause: () => Promise<boolean> } {
+  const delay = reply.delayMs ?? 0;
+  const size = reply.chunkSize ?? (delay > 0 ? 8 : undefined);
+  const pause = async (): Promise<boolean> => {
+    if (delay > 0) await sleep(delay);
+    return !(res.destroyed || core.closed);
+  };
+  return { delay, size, pause };
 }
 
 /** Waits until the response closes (a reply that never comes). */

@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildAgentEnv, createAgentDirs } from './agent-env.js';
 
 export interface GeminiHomeOptions {
   /** GOOGLE_GEMINI_BASE_URL (FakeGemini.url). */
@@ -50,19 +51,14 @@ export interface GeminiHome {
 
 export const FAKE_GEMINI_API_KEY = 'AIzaSy-belltower-fake-gemini-key-0000000';
 
-/** Variables never passed through: multiplexer markers, real credentials, CI markers, noise. */
-function inherited(name: string): boolean {
-  if (name === 'TMUX' || name === 'TMUX_PANE' || name === 'STY' || name === 'ZELLIJ') return false;
-  if (name.startsWith('GEMINI_') || name.startsWith('GOOGLE_') || name === 'GOOGLE_APPLICATION_CREDENTIALS') return false;
-  if (name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_')) return false;
-  if (name.startsWith('XDG_') || name.startsWith('OTEL_') || name.startsWith('VITEST') || name === 'NODE_OPTIONS') return false;
-  return true;
+/** Variables never passed through besides those agent-env.ts drops: real credentials, CI markers. */
+function geminiOwn(name: string): boolean {
+  if (name.startsWith('GEMINI_') || name.startsWith('GOOGLE_') || name === 'GOOGLE_APPLICATION_CREDENTIALS') return true;
+  return name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_');
 }
 
 export function createGeminiHome(options: GeminiHomeOptions): GeminiHome {
-  const home = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-gemini-home-')));
-  const ownCwd = options.cwd === undefined;
-  const cwd = fs.realpathSync.native(options.cwd ?? fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-gemini-project-')));
+  const { home, cwd, cleanup } = createAgentDirs('gemini', options.cwd);
   const geminiDir = path.join(home, '.gemini');
   fs.mkdirSync(geminiDir, { recursive: true });
 
@@ -78,42 +74,21 @@ export function createGeminiHome(options: GeminiHomeOptions): GeminiHome {
   fs.writeFileSync(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
   fs.writeFileSync(path.join(geminiDir, 'trustedFolders.json'), `${JSON.stringify({ [cwd]: 'TRUST_FOLDER' }, null, 2)}\n`);
 
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && inherited(k)) env[k] = v;
-  Object.assign(env, {
-    HOME: home,
-    USERPROFILE: home,
-    GEMINI_API_KEY: FAKE_GEMINI_API_KEY,
-    GOOGLE_GEMINI_BASE_URL: options.baseUrl,
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    XDG_DATA_HOME: path.join(home, '.local', 'share'),
-    XDG_CACHE_HOME: path.join(home, '.cache'),
-    XDG_STATE_HOME: path.join(home, '.local', 'state'),
-    TERM: 'xterm-256color',
-    COLORTERM: 'truecolor',
-    LANG: process.env.LANG && /utf-?8/i.test(process.env.LANG) ? process.env.LANG : 'C.UTF-8',
-    PWD: cwd,
+  const env = buildAgentEnv({
+    home,
+    cwd,
+    drop: geminiOwn,
+    vars: { USERPROFILE: home, GEMINI_API_KEY: FAKE_GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL: options.baseUrl },
+    overrides: options.env,
   });
-  delete env.TERM_PROGRAM;
-  delete env.TERM_PROGRAM_VERSION;
-  for (const [k, v] of Object.entries(options.env ?? {})) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
 
-  let cleaned = false;
   return {
     home,
     geminiDir,
     cwd,
     settingsPath,
     env,
-    cleanup() {
-      if (cleaned) return;
-      cleaned = true;
-      fs.rmSync(home, { recursive: true, force: true, maxRetries: 3 });
-      if (ownCwd) fs.rmSync(cwd, { recursive: true, force: true, maxRetries: 3 });
-    },
+    cleanup,
   };
 }
 

@@ -13,8 +13,10 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { sleep } from './fake-server.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -253,4 +255,89 @@ export function saveFixture(recording: string, folder: string, scenario: string,
   // Recordings are private (0600); fixtures are part of the repo.
   writeFileSync(target, `${JSON.stringify({ ...header, agentVersion })}${text.slice(nl)}`, { mode: 0o644 });
   return target;
+}
+
+/** One e2e scenario against a real agent: the fake API, the agent's home, belltower, its folder. */
+export interface AgentSession<Api, Home> {
+  api: Api;
+  home: Home;
+  run: HeadlessAgent;
+  dir: string;
+}
+
+export interface AgentSessionOptions {
+  /** Added to the home's environment (e.g. the agent's binary: BELLTOWER_CODEX_BIN). */
+  env: Record<string, string>;
+  /** Parent of the run's folder (state, recordings); default the temp folder. */
+  parent?: string | undefined;
+  /** Extra `run` flags. */
+  flags?: string[] | undefined;
+}
+
+/**
+ * What the e2e suites of the real agents (codex-headless, gemini-headless) share, one session at a
+ * time: `start` runs belltower headless for the agent in a fresh folder, `teardown` (afterEach)
+ * ends and removes it all, `quitAndCheck` quits the agent and checks that the recording replays.
+ */
+export class AgentSessions<Api extends { close(): Promise<void> }, Home extends { env: Record<string, string>; cwd: string; cleanup(): void }> {
+  private current: AgentSession<Api, Home> | undefined;
+  private count = 0;
+
+  /**
+   * `agent` is the SPEC and names the folders, sessions and log lines; recordings are saved as
+   * `fixtures/<fixtureFolder>/<scenario>.jsonl` with BELLTOWER_UPDATE_FIXTURES=1.
+   */
+  constructor(
+    private readonly agent: string,
+    private readonly fixtureFolder: string,
+    private readonly agentVersion: string,
+  ) {}
+
+  /** belltower running the agent from `home`, against `api`; ended by `teardown`. */
+  start(api: Api, home: Home, options: AgentSessionOptions): AgentSession<Api, Home> {
+    const dir = mkdtempSync(join(options.parent ?? tmpdir(), `belltower-${this.agent}-e2e-`));
+    const run = startHeadlessAgent({
+      spec: this.agent,
+      env: { ...home.env, ...options.env },
+      cwd: home.cwd,
+      dir,
+      session: `${this.agent}-e2e-${process.pid}-${++this.count}`,
+      flags: options.flags,
+    });
+    this.current = { api, home, run, dir };
+    return this.current;
+  }
+
+  /** For afterEach: stops belltower, closes the API, removes the home and the run's folder. */
+  async teardown(): Promise<void> {
+    if (!this.current) return;
+    const { run, api, home, dir } = this.current;
+    this.current = undefined;
+    await run.stop();
+    await api.close();
+    home.cleanup();
+    // BELLTOWER_E2E_KEEP=1 keeps the recordings (and belltower's log) for a look after a failure.
+    if (process.env.BELLTOWER_E2E_KEEP === '1') console.warn(`[${this.agent}-headless] kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * "/quit": the tile goes exited with code 0, belltower ends, and the recording replays; then
+   * `beforeSave` (which may refuse by throwing) and saveFixture. Returns the recording.
+   */
+  async quitAndCheck(s: AgentSession<Api, Home>, scenario: string, beforeSave?: () => void): Promise<RecordingLine[]> {
+    await s.run.submit('/quit');
+    expect(await s.run.ended(15_000)).toBe(0);
+    expect(s.run.verdicts.at(-1), s.run.describe()).toMatchObject({ to: 'exited', source: 'process', reason: 'exited with code 0' });
+    const file = s.run.recordingPath();
+    const replay = await replayCheck(file);
+    expect(replay.code, `replay --check ${file}:\n${replay.stdout}\n${replay.stderr}`).toBe(0);
+    beforeSave?.();
+    const saved = saveFixture(file, this.fixtureFolder, scenario, this.agentVersion);
+    const lines = s.run.recording();
+    console.log(
+      `[${this.agent}-headless] ${scenario}: ${s.run.states().join(' → ')} · ${statSync(file).size} bytes, ${lines.length} lines${saved ? ` → ${saved}` : ''}`,
+    );
+    return lines;
+  }
 }

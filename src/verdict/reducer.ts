@@ -36,39 +36,38 @@ export function reduce(state: EngineState, signal: Signal, now: number): Step {
     note(draft, `ignored: stale (seq ${signal.seq} ≤ ${state.lastSeq})`);
     return finish(draft);
   }
-  // An exited process says nothing more: a hook or transcript record that arrives after the exit
-  // is late, not news.
-  if (state.verdict.state === 'exited' && signal.type !== 'wake') {
-    note(draft, 'ignored: the process has exited');
-    draft.state = { ...draft.state, lastSeq: signal.seq };
-    return finish(draft);
-  }
-  // Holds that matured before this signal are settled first, at the time they matured.
+  // Holds that matured before this signal are settled first, at the time they matured. A wake-up
+  // carries no evidence: settling is all it asks for.
   settle(draft);
-  if (restatesHooks(state, signal)) {
-    note(draft, 'ignored: the hooks report work first-hand; the transcript restates it late');
-    draft.state = { ...draft.state, lastSeq: signal.seq };
+  if (signal.type === 'wake') return finish(draft);
+  draft.state = { ...draft.state, lastSeq: signal.seq };
+  const unheard = notNews(state, signal);
+  if (unheard) {
+    note(draft, `ignored: ${unheard}`);
     return finish(draft);
   }
-  if (signal.type !== 'wake') {
-    draft.state = { ...draft.state, lastSeq: signal.seq };
-    if (CLAIMS.has(signal.type)) draft.state = { ...draft.state, lastClaimSeq: signal.seq };
+  if (CLAIMS.has(signal.type)) {
+    draft.state = { ...draft.state, lastClaimSeq: signal.seq };
     // A Stop after new work is a new Stop, however soon it comes: only back-to-back Stops are one.
-    if (CLAIMS.has(signal.type) && draft.state.lastStopAt !== null) draft.state = { ...draft.state, lastStopAt: null };
+    if (draft.state.lastStopAt !== null) draft.state = { ...draft.state, lastStopAt: null };
   }
   apply(draft);
   settle(draft);
   return finish(draft);
 }
 
-/**
- * With hooks, the transcript restates the prompt and each tool call tens of milliseconds after the
- * hook said it first. Taken as news, that pulled a blocked tile back to working, rang a failed turn
- * twice, and cancelled the held done of a Stop. The transcript still counts for what only it says:
- * a turn end (gated like a Stop), an interrupt, an error.
- */
-function restatesHooks(state: EngineState, signal: Signal): boolean {
-  return signal.source === 'transcript' && state.options.promptsFromHooks && (signal.type === 'working' || signal.type === 'turn-start');
+/** Evidence that arrives but is not news, and why; null when it is. */
+function notNews(state: EngineState, signal: Signal): string | null {
+  // An exited process says nothing more: a hook or transcript record after the exit is late.
+  if (state.verdict.state === 'exited') return 'the process has exited';
+  // With hooks, the transcript restates the prompt and each tool call tens of milliseconds after
+  // the hook said it first. Taken as news, that pulled a blocked tile back to working, rang a
+  // failed turn twice, and cancelled the held done of a Stop. The transcript still counts for what
+  // only it says: a turn end (gated like a Stop), an interrupt, an error.
+  if (signal.source === 'transcript' && state.options.promptsFromHooks && (signal.type === 'working' || signal.type === 'turn-start')) {
+    return 'the hooks report work first-hand; the transcript restates it late';
+  }
+  return null;
 }
 
 function apply(d: Draft): void {

@@ -124,9 +124,12 @@ export class TilePipeline {
   private process(item: Item): void {
     const t = Math.max(this.lastT, item.t);
     this.lastT = t;
+    // Time passes for the engine before anything at `t` is recorded or applied, even evidence that
+    // says nothing: wake-ups due by then land first, and the file's times stay in order.
+    this.emit(advance(this.engine, item.kind === 'wake' ? item.t : t));
     switch (item.kind) {
       case 'wake':
-        return this.emit(advance(this.engine, item.t));
+        return;
       case 'pty':
         this.options.recorder?.evidence({ type: 'pty', data: item.data }, t);
         for (const osc of item.oscs) this.apply({ type: 'osc', code: osc.code, payload: osc.payload }, t);
@@ -145,10 +148,6 @@ export class TilePipeline {
     const read = interpret(this.options.profile, this.interpreter, evidence);
     this.interpreter = read.state;
     if (read.problem) this.options.onProblem?.(read.problem);
-    if (evidence.type === 'resize' || evidence.type === 'pty') {
-      // Time passes for the engine even when the evidence says nothing.
-      this.emit(advance(this.engine, t));
-    }
     for (const signal of read.signals) this.signal(signal, t);
   }
 

@@ -112,6 +112,9 @@ export class ControlServer {
     // wait: already there counts as reached; otherwise the next change that gets there.
     if (reaches(tile.state, request.for)) return reply({ v, id, ok: true, reached: tile });
     const goal = request.for;
+    // An exited tile will never get there: say so now rather than at the timeout.
+    const gone = (info: TileInfo): ControlReply => ({ v, id, ok: false, error: `tile ${info.id} (${info.name}) exited (${info.reason}) before becoming ${goal}` });
+    if (tile.state === 'exited' && goal !== 'any') return reply(gone(tile));
     let settled = false;
     const finish = (message: ControlReply) => {
       if (settled) return;
@@ -126,6 +129,7 @@ export class ControlServer {
     const unsubscribe = target.onChange((changed: TileInfo) => {
       if (changed.id !== tile.id) return;
       if (goal === 'any' || reaches(changed.state, goal)) finish({ v, id, ok: true, reached: changed });
+      else if (changed.state === 'exited') finish(gone(changed));
     });
     const timer = setTimeout(() => finish({ v, id, ok: false, timeout: true, error: `tile ${tile.id} did not become ${goal} within ${request.timeoutMs} ms` }), request.timeoutMs);
     socket.once('close', cancel);

@@ -133,7 +133,14 @@ describe('belltower run --headless with the control socket', () => {
     expect(why.why.at(-1)?.note).toMatch(/working → done/);
     expect((await cli('why', '1')).stdout).toMatch(/psp +turn-end +held: conflict window/);
 
+    // A wait that can no longer be met ends when the tile exits, not at its timeout (whether the
+    // exit lands before or after the wait arrives, the answer is the same).
+    const waiting = cli('wait', '1', '--for', 'blocked', '--timeout', '60s');
     await cli('send', '1', 'quit', '--enter');
+    const unmet = await waiting;
+    expect(unmet.code).toBe(1);
+    expect(unmet.stderr).toMatch(/tile 1 \(sh\) exited \(exited with code 3\) before becoming blocked/);
+    expect(unmet.ms).toBeLessThan(20_000);
     expect(await h.exited).toBe(0);
     expect(h.lines.at(-1)).toMatchObject({ to: 'exited', reason: 'exited with code 3' });
     expect(existsSync(socketOf('t1'))).toBe(false);

@@ -41,9 +41,12 @@ export const BANNER_MEMORY = 64;
  *
  * A banner stays on screen for many frames, scrolls, and is repainted whole by full-screen
  * programs (a resize, /clear, any alternate-screen redraw): a row that changed is not a new
- * banner. So a banner is remembered by its text, and only a text not seen before is news. A new
- * turn's banner differs (its duration, Claude's "done 9:44 AM"); two turns whose banners read
- * exactly alike are reported once — a missed banner is harmless, a repeated one is a false done.
+ * banner. So the scanner reads the whole visible screen and remembers, per banner text, the most
+ * copies it has seen at once: only a text not seen before, or more copies of it than ever, is news.
+ * Two turns whose banners read exactly alike (`✻ Brewed for 0s · done 12:25 PM`, a minute apart at
+ * most) then still make two dones — a second copy appears below the first. A banner that scrolled
+ * away and comes back by itself is no news; a missed banner is harmless, a repeated one is a false
+ * done.
  *
  * A banner repainted with a status segment dropped or added is the same banner, too: Claude Code
  * 2.1.332 paints `✻ Brewed for 0s · done 11:24 AM · 1 shell still running` when a turn leaves a
@@ -52,24 +55,41 @@ export const BANNER_MEMORY = 64;
  * follow-up turn (seen end to end without hooks or OSC 7501, test/e2e/claude-headless.test.ts).
  */
 export class BannerScanner {
-  private readonly seen: string[] = [];
+  /** Banner text → the most copies visible at once; the oldest texts are forgotten first. */
+  private readonly seen = new Map<string, number>();
 
   constructor(private readonly memory: number = BANNER_MEMORY) {}
 
-  /** Scan rows that changed (see RowWatcher); top to bottom. */
+  /** Scan the visible rows, top to bottom (all of them: copies are counted). */
   scan(rows: readonly { readonly text: string }[]): SourceSignal[] {
-    const signals: SourceSignal[] = [];
+    const visible = new Map<string, { count: number; text: string }>();
     for (const row of rows) {
       const text = matchBanner(row.text);
-      if (text === undefined || this.seen.some((seen) => sameBanner(seen, text))) continue;
-      this.seen.push(text);
-      if (this.seen.length > this.memory) this.seen.shift();
+      if (text === undefined) continue;
+      const key = this.keyOf(text, visible);
+      const entry = visible.get(key);
+      // The newest variant of a banner is the one that speaks (a repaint drops "still running").
+      visible.set(key, { count: (entry?.count ?? 0) + 1, text });
+    }
+    const signals: SourceSignal[] = [];
+    for (const [key, { count, text }] of visible) {
+      const most = this.seen.get(key) ?? 0;
+      this.seen.delete(key);
+      this.seen.set(key, Math.max(most, count));
+      if (this.seen.size > this.memory) this.seen.delete(this.seen.keys().next().value as string);
+      if (count <= most) continue;
       // `✻ Brewed for 3s · done 9:44 AM · 1 shell still running`: the banner itself says the work
       // goes on. Remembered (its repaint without the segment is the same banner), never a done.
       if (STILL_RUNNING.test(text)) continue;
       signals.push({ type: 'banner', source: 'banner', text });
     }
     return signals;
+  }
+
+  /** The remembered (or just seen) text this banner is a variant of, else itself. */
+  private keyOf(text: string, visible: Map<string, unknown>): string {
+    for (const known of [...visible.keys(), ...this.seen.keys()]) if (sameBanner(known, text)) return known;
+    return text;
   }
 }
 

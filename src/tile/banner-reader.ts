@@ -1,4 +1,4 @@
-/** Banners on the rows a chunk changed, read right after the chunk's parse. */
+/** Banners on the screen, read right after each chunk's parse (only when a row changed). */
 import { RowWatcher } from '../session/row-watcher.js';
 import type { RowSource } from '../session/row-watcher.js';
 import { BannerScanner } from '../sources/banner.js';
@@ -6,5 +6,9 @@ import { BannerScanner } from '../sources/banner.js';
 export function createBannerReader(screen: RowSource): () => string[] {
   const watcher = new RowWatcher(screen);
   const scanner = new BannerScanner();
-  return () => scanner.scan(watcher.changed()).flatMap((signal) => (signal.type === 'banner' ? [signal.text] : []));
+  return () => {
+    if (watcher.changed().length === 0) return [];
+    const rows = Array.from({ length: screen.rows }, (_, y) => ({ text: screen.rowText(y) }));
+    return scanner.scan(rows).flatMap((signal) => (signal.type === 'banner' ? [signal.text] : []));
+  };
 }

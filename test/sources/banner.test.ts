@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RowWatcher } from '../../src/session/row-watcher.js';
 import { BannerScanner, matchBanner } from '../../src/sources/banner.js';
 import { Owned, feed } from '../session/helpers.js';
 
@@ -84,6 +83,17 @@ describe('BannerScanner', () => {
     expect(scanner.scan([{ text: '✻ Worked for 3s · done 9:44 AM' }])).toHaveLength(1);
   });
 
+  it('a second copy of the same banner text below the first is a new banner', () => {
+    // Two turns a minute apart at most, both 0 s: Claude paints the same text twice.
+    const scanner = new BannerScanner();
+    const first = '✻ Brewed for 0s · done 12:25 PM · 1 shell still running';
+    expect(scanner.scan([{ text: '> run it in the background' }, { text: first }])).toEqual([]);
+    expect(scanner.scan([{ text: '> run it in the background' }, { text: '✻ Brewed for 0s · done 12:25 PM' }])).toEqual([]);
+    expect(scanner.scan([{ text: '✻ Brewed for 0s · done 12:25 PM' }, { text: 'shell finished' }, { text: '✻ Brewed for 0s · done 12:25 PM' }])).toHaveLength(1);
+    // Scrolled away and back by itself: not news.
+    expect(scanner.scan([{ text: '✻ Brewed for 0s · done 12:25 PM' }])).toEqual([]);
+  });
+
   it('forgets the oldest banners beyond its memory', () => {
     const scanner = new BannerScanner(2);
     for (const n of [1, 2, 3]) expect(scanner.scan([{ text: `✻ Worked for ${n}s` }])).toHaveLength(1);
@@ -99,18 +109,16 @@ describe('BannerScanner on a real screen', () => {
 
   it('reads rendered rows: cursor moves between the words in the raw bytes do not matter', async () => {
     const screen = owned.screen({ cols: 60, rows: 6 });
-    const watcher = new RowWatcher(screen);
     const scanner = new BannerScanner();
     await feed(screen, `✻${ESC}[3GChurned${ESC}[1Cfor${ESC}[15G7s${ESC}[1C·${ESC}[1Cdone 9:44 AM`);
     expect(screen.rowText(0)).toBe('✻ Churned for 7s · done 9:44 AM');
-    expect(scanner.scan(watcher.changed())).toEqual([{ type: 'banner', source: 'banner', text: '✻ Churned for 7s · done 9:44 AM' }]);
+    expect(scanner.scan(screen.rowTexts().map((text) => ({ text })))).toEqual([{ type: 'banner', source: 'banner', text: '✻ Churned for 7s · done 9:44 AM' }]);
   });
 
   it('emits once while the banner stays, scrolls, and survives an alternate-screen repaint; again for a new one', async () => {
     const screen = owned.screen({ cols: 60, rows: 6 });
-    const watcher = new RowWatcher(screen);
     const scanner = new BannerScanner();
-    const scan = () => scanner.scan(watcher.changed());
+    const scan = () => scanner.scan(screen.rowTexts().map((text) => ({ text })));
     await feed(screen, `${ESC}[?1049h${ESC}[H> make it so\r\n✻${ESC}[3GWorked for 7s · done 9:44 AM\r\n`);
     expect(scan()).toHaveLength(1);
     await feed(screen, '\r\n> next prompt'); // other rows change, the banner stays
@@ -127,11 +135,10 @@ describe('BannerScanner on a real screen', () => {
 
   it('does not read the spinner row as a banner', async () => {
     const screen = owned.screen({ cols: 60, rows: 3 });
-    const watcher = new RowWatcher(screen);
     const scanner = new BannerScanner();
     for (const glyph of ['·', '✢', '*', '✶', '✻', '✽']) {
       await feed(screen, `${ESC}[1;1H${ESC}[2K${glyph}${ESC}[3GGrooving… (5s · ↓ 23 tokens)`);
-      expect(scanner.scan(watcher.changed())).toEqual([]);
+      expect(scanner.scan(screen.rowTexts().map((text) => ({ text })))).toEqual([]);
     }
   });
 });

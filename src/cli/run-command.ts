@@ -2,6 +2,7 @@
  * `belltower run --headless [SPEC...]`: the sessions run without a UI; every verdict change is one
  * JSON line on stdout. Exits when every session has exited, or on SIGINT/SIGTERM after ending them.
  */
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
@@ -58,6 +59,13 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
     out.error(`belltower: --cols and --rows must be whole numbers of at least 2 (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
     return 2;
+  }
+  if (flags.record) {
+    const problem = recordDirProblem(flags.record);
+    if (problem) {
+      out.error(`belltower: --record ${flags.record}: ${problem}`);
+      return 2;
+    }
   }
   const session = flags.session ?? `headless-${process.pid}`;
   const badName = checkSessionName(session);
@@ -118,6 +126,20 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
     await control.close();
   }
   return 0;
+}
+
+/** Why recordings cannot be written into `dir` (created if missing), or null. */
+function recordDirProblem(dir: string): string | null {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'not writable';
+    if (code === 'ENOTDIR' || code === 'EEXIST') return 'not a folder';
+    return (error as Error).message;
+  }
 }
 
 /** The verdict line of the command line contract. */

@@ -224,6 +224,14 @@ describe('belltower run --headless with the control socket', () => {
     expect(await h.exited).toBe(0);
   }, 30_000);
 
+  it('a --record folder that cannot be written is refused before anything starts', async () => {
+    writeFileSync(join(work, 'not-a-folder'), '');
+    const h = headless('t7', '--record', join(work, 'not-a-folder', 'recordings'), 'sleep 600');
+    expect(await h.exited).toBe(2);
+    expect(h.stderr()).toMatch(/--record .*not-a-folder\/recordings: not a folder/);
+    expect(h.lines).toEqual([]);
+  }, 30_000);
+
   it('SIGTERM ends the sessions and exits; the verdict stream records the exits', async () => {
     const h = headless('t6', 'sleep 600');
     await until('the socket', () => existsSync(socketOf('t6')));

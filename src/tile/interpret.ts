@@ -5,6 +5,7 @@
  */
 import type { AgentProfile } from '../agents/profile.js';
 import type { Evidence } from '../record/format.js';
+import { processSignals } from '../sources/process.js';
 import { pspSignals } from '../sources/psp.js';
 import type { SourceSignal } from '../verdict/signals.js';
 
@@ -43,10 +44,7 @@ export function interpret(profile: AgentProfile, state: InterpreterState, eviden
     case 'seen':
       return { state, signals: [{ type: 'seen', source: 'user' }] };
     case 'exit':
-      return {
-        state,
-        signals: [{ type: 'exit', source: 'process', code: evidence.code, signal: evidence.signal, ...(evidence.error ? { error: evidence.error } : {}) }],
-      };
+      return { state, signals: processSignals({ kind: 'exit', code: evidence.code, signal: evidence.signal, ...(evidence.error ? { error: evidence.error } : {}) }) };
     case 'pty':
     case 'resize':
       // Output goes through the screen, which reports its OSCs and banners as their own evidence.

@@ -11,6 +11,7 @@ import { checkSessionName, socketPath } from '../control/socket-path.js';
 import { sweepOrphans } from '../agents/session-folder.js';
 import { fileLogger } from '../platform/file-logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
+import { verdictRow } from '../record/verdict-row.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
 import { resolveTiming, TimingError } from '../verdict/timing.js';
@@ -144,16 +145,7 @@ function recordDirProblem(dir: string): string | null {
 
 /** The verdict line of the command line contract. */
 export function verdictJson({ tile, from, verdict }: VerdictChange): string {
-  return JSON.stringify({
-    t: verdict.since,
-    tile: tile.id,
-    name: tile.name,
-    from,
-    to: verdict.state,
-    source: verdict.source,
-    reason: verdict.reason,
-    ...(verdict.kind ? { kind: verdict.kind } : {}),
-  });
+  return JSON.stringify(verdictRow(tile.id, tile.name, from, verdict));
 }
 
 /** `--timing conflictWindowMs=1000` → { conflictWindowMs: 1000 } (validated by resolveTiming). */

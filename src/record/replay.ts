@@ -7,21 +7,12 @@ import { profileFor } from '../agents/registry.js';
 import { Screen } from '../session/screen.js';
 import { createBannerReader } from '../tile/banner-reader.js';
 import { TilePipeline } from '../tile/tile-pipeline.js';
-import type { TileStateName } from '../verdict/state.js';
 import { resolveTiming } from '../verdict/timing.js';
 import type { ParsedRecording, RecordingLine, VerdictLine } from './format.js';
+import { verdictRow } from './verdict-row.js';
+import type { VerdictRow } from './verdict-row.js';
 
-/** One verdict change, in the command line contract's shape (`t` on the recording's clock). */
-export interface VerdictRow {
-  t: number;
-  tile: number;
-  name: string;
-  from: TileStateName;
-  to: TileStateName;
-  source: string;
-  reason: string;
-  kind?: string;
-}
+export type { VerdictRow } from './verdict-row.js';
 
 export interface Difference {
   index: number;
@@ -62,8 +53,7 @@ export async function replay(recording: ParsedRecording, options: { tile?: numbe
     onEffects: (effects) => {
       for (const effect of effects) {
         if (effect.type !== 'verdict') continue;
-        const v = effect.verdict;
-        verdicts.push({ t: v.since, tile, name, from: effect.from, to: effect.to, source: v.source, reason: v.reason, ...(v.kind ? { kind: v.kind } : {}) });
+        verdicts.push(verdictRow(tile, name, effect.from, effect.verdict));
       }
     },
   });
@@ -121,7 +111,7 @@ async function feed(line: RecordingLine, pipeline: TilePipeline, screen: Screen 
 }
 
 function toRow(line: VerdictLine, tile: number, name: string): VerdictRow {
-  return { t: line.t, tile, name, from: line.from, to: line.to, source: line.source, reason: line.reason, ...(line.kind ? { kind: line.kind } : {}) };
+  return verdictRow(tile, name, line.from, { since: line.t, state: line.to, source: line.source, reason: line.reason, ...(line.kind ? { kind: line.kind } : {}) });
 }
 
 /** Verdicts match on time, states, kind and source; the reason is prose and may be reworded. */

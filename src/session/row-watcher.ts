@@ -26,6 +26,11 @@ export class RowWatcher {
 
   constructor(private readonly screen: RowSource) {}
 
+  /** Every visible row's text as of the last `changed()` call (no second read of the screen). */
+  get rows(): readonly string[] {
+    return this.texts;
+  }
+
   /** Rows whose text changed since the previous call (every row on the first call). */
   changed(): ChangedRow[] {
     const generation = this.screen.generation;

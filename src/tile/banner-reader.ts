@@ -8,7 +8,6 @@ export function createBannerReader(screen: RowSource): () => string[] {
   const scanner = new BannerScanner();
   return () => {
     if (watcher.changed().length === 0) return [];
-    const rows = Array.from({ length: screen.rows }, (_, y) => ({ text: screen.rowText(y) }));
-    return scanner.scan(rows).flatMap((signal) => (signal.type === 'banner' ? [signal.text] : []));
+    return scanner.scan(watcher.rows.map((text) => ({ text }))).flatMap((signal) => (signal.type === 'banner' ? [signal.text] : []));
   };
 }

@@ -181,6 +181,8 @@ describe('RowWatcher: dirty rows', () => {
     expect(watcher.changed()).toEqual([]);
     await feed(screen, `${ESC}[3;1Hthree`);
     expect(watcher.changed()).toEqual([{ y: 2, text: 'three' }]);
+    // The whole visible screen as of that look, without reading it again.
+    expect(watcher.rows).toEqual(['one', 'two', 'three', '']);
     // Rewriting a row with the same text is no change.
     await feed(screen, `${ESC}[1;1Hone`);
     expect(watcher.changed()).toEqual([]);

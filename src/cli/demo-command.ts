@@ -1,20 +1,25 @@
 /**
- * `belltower demo`: simulated agents that work, finish, and ask for permission on their own, so
- * belltower can be seen deciding on a machine with no agent installed. Until the full-screen UI
- * lands, the demo prints each verdict as a line.
+ * `belltower demo`: simulated agents that work, finish, ask for permission, leave background work
+ * running and get a /clear, on their own — and take prompts typed into them — so belltower can be
+ * seen (and heard) deciding on a machine with no agent installed. On a terminal it is the grid;
+ * piped, or with `CI` set, it prints each verdict as a line.
  */
 import { fileURLToPath } from 'node:url';
 import type { VerdictChange } from '../tile/tile.js';
 import type { Output } from './output.js';
 import { runHeadless } from './run-command.js';
+import { runUi } from './ui-command.js';
 
 const SIM = fileURLToPath(new URL('../../demo/sim-agent.mjs', import.meta.url));
 
-/** Three agents with different habits: quick turns, a permission prompt, a long turn. */
+/** Agents with different habits: quick turns, a permission prompt, a long turn, background work
+ * that outlives its turn, and a /clear that must not look like a finished turn. */
 export const DEMO_AGENTS = [
   { name: 'api', plan: 'rest:1,work:3,done,rest:6' },
-  { name: 'web', plan: 'rest:2,work:2,ask:3,work:2,done,rest:8' },
+  { name: 'web', plan: 'rest:2,work:2,ask:4,work:2,done,rest:8' },
   { name: 'docs', plan: 'rest:1,work:9,done,rest:5' },
+  { name: 'tests', plan: 'rest:2,work:3,background:8,rest:14' },
+  { name: 'notes', plan: 'rest:3,work:2,done,rest:3,clear,rest:6' },
 ];
 
 export function demoSpecs(node = process.execPath): string[] {
@@ -30,13 +35,30 @@ export function formatDemoLine({ tile, from, verdict }: VerdictChange): string {
   return `${time}  ${tile.id} ${tile.name.padEnd(5)} ${GLYPH[verdict.state] ?? ' '} ${state.padEnd(20)} from ${from.padEnd(8)} · ${verdict.source.padEnd(7)} ${rings ? '🔔 ' : ''}${verdict.reason}`;
 }
 
-export async function demoCommand(flags: { seconds?: string }, out: Output): Promise<number> {
-  const seconds = Number(flags.seconds ?? 30);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
+export async function demoCommand(flags: { seconds?: string; lines?: boolean }, out: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const seconds = flags.seconds === undefined ? undefined : Number(flags.seconds);
+  if (seconds !== undefined && (!Number.isFinite(seconds) || seconds <= 0)) {
     out.error('belltower demo: --seconds takes a positive number');
     return 2;
   }
-  out.line(`belltower demo: three simulated agents for ${seconds}s (Ctrl-C ends it sooner). 🔔 marks where belltower rings.`);
+  const onTerminal = process.stdin.isTTY && process.stdout.isTTY && !inCi(env) && !flags.lines;
+  if (onTerminal) {
+    return runUi(demoSpecs(), {}, out, {
+      names: DEMO_AGENTS.map((agent) => agent.name),
+      defaultSession: `demo-${process.pid}`,
+      ...(seconds === undefined ? {} : { stopAfterMs: seconds * 1000 }),
+    });
+  }
+  return demoLines(seconds ?? 30, out);
+}
+
+/** CI services set `CI` (to anything but "false" or "0"). */
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+}
+
+async function demoLines(seconds: number, out: Output): Promise<number> {
+  out.line(`belltower demo: ${DEMO_AGENTS.length} simulated agents for ${seconds}s (Ctrl-C ends it sooner). 🔔 marks where belltower rings.`);
   return runHeadless(demoSpecs(), { headless: true, session: `demo-${process.pid}` }, out, {
     format: formatDemoLine,
     stopAfterMs: seconds * 1000,

@@ -9,6 +9,9 @@ import { lsCommand, sendCommand, waitCommand, whyCommand } from './control-comma
 import { demoCommand } from './demo-command.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadless } from './run-command.js';
+import { runUi } from './ui-command.js';
+import type { UiFlags } from './ui-command.js';
+import { launchProblem } from '../session/launch-check.js';
 import type { RunFlags } from './run-command.js';
 import { packageVersion } from './version.js';
 
@@ -21,32 +24,50 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
 
   const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+  // Options of the grid itself come before any SPEC; a subcommand's options are its own.
+  program.enablePositionalOptions();
   program
-    .argument('[spec...]', 'claude | codex | gemini | shell | "any command line"')
-    .action((specs: string[]) => {
-      const run = specs.length > 0 ? specs.map((s) => (/\s/.test(s) ? JSON.stringify(s) : s)).join(' ') : 'claude';
-      out.error(
-        [
-          'belltower: the full-screen UI is not built yet.',
-          `  run the sessions without it:   belltower run --headless ${run}`,
-          '  watch belltower decide:        belltower demo',
-          '  see every command:             belltower --help',
-        ].join('\n'),
-      );
-      setExit(2);
+    .argument('[spec...]', 'claude | codex | gemini | shell | "any command line" (default: claude)')
+    .option('--session <name>', 'the name control commands use to find this belltower (default: the folder\'s name)')
+    .option('--escape-key <key>', 'the key that leaves a focused tile (default: ctrl-\\)')
+    .option('--bell <mode>', 'all | background (not for the tile in front of you) | off', 'all')
+    .option('--exit-with-last-tile', 'quit when every tile has exited')
+    .option('--record <dir>', 'write one recording per tile into this folder')
+    .option('--capture-output', 'include the raw output in recordings (large)')
+    .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
+    .option('--no-hooks', "do not inject belltower's hooks")
+    .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
+    .action(async (specs: string[], flags: UiFlags) => {
+      if (specs.length === 0) {
+        const agent = defaultAgent(process.env, process.cwd());
+        if (!agent) {
+          out.error(
+            [
+              'belltower: no SPEC given, and `claude` is not installed here.',
+              '  try the grid with simulated agents:   belltower demo',
+              '  run any agent or command:            belltower codex "npm test" shell',
+              '  see every command:                   belltower --help',
+            ].join('\n'),
+          );
+          return setExit(2);
+        }
+        specs = [agent];
+      }
+      setExit(await runUi(specs, flags, out));
     });
 
   program
     .command('demo')
     .description('simulated agents that work, finish and ask for permission: see belltower decide, no agent needed')
-    .option('--seconds <n>', 'how long to run', '30')
-    .action(async (flags: { seconds?: string }) => setExit(await demoCommand(flags, out)));
+    .option('--seconds <n>', 'end after this long (default: on a terminal, until you quit; printing lines, 30)')
+    .option('--lines', 'print each verdict as a line instead of opening the grid')
+    .action(async (flags: { seconds?: string; lines?: boolean }) => setExit(await demoCommand(flags, out)));
 
   program
     .command('run')
     .description('run sessions; with --headless, no UI: every verdict change is one JSON line on stdout')
     .argument('[spec...]', 'claude | codex | gemini | shell | "any command line" (default: claude)')
-    .option('--headless', 'no UI (required for now: the full-screen UI is `belltower` itself)')
+    .option('--headless', 'no UI (required: the full-screen UI is `belltower [SPEC...]` itself)')
     .option('--session <name>', 'the name control commands use to find this belltower')
     .option('--cols <n>', 'terminal width of each session', '120')
     .option('--rows <n>', 'terminal height of each session', '40')
@@ -105,6 +126,11 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .action(async (file: string, flags: { json?: boolean; check?: boolean }) => setExit(await replayCommand(file, flags, out)));
 
   return program;
+}
+
+/** `claude` when it can start here (on PATH, or BELLTOWER_CLAUDE_BIN), else nothing. */
+function defaultAgent(env: NodeJS.ProcessEnv, cwd: string): string | null {
+  return launchProblem(env.BELLTOWER_CLAUDE_BIN || 'claude', cwd, env) === undefined ? 'claude' : null;
 }
 
 export async function main(argv: string[], out: Output = processOutput): Promise<void> {

@@ -2,31 +2,23 @@
  * `belltower run --headless [SPEC...]`: the sessions run without a UI; every verdict change is one
  * JSON line on stdout. Exits when every session has exited, or on SIGINT/SIGTERM after ending them.
  */
-import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSpec, SpecError } from '../agents/launch-spec.js';
-import type { LaunchSpec } from '../agents/launch-spec.js';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
-import { checkSessionName, socketPath } from '../control/socket-path.js';
+import { socketPath } from '../control/socket-path.js';
 import { sweepOrphans } from '../agents/session-folder.js';
 import { fileLogger } from '../platform/file-logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { verdictRow } from '../record/verdict-row.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
-import { resolveTiming, TimingError } from '../verdict/timing.js';
 import type { Output } from './output.js';
+import { prepareRun } from './run-setup.js';
+import type { CommonRunFlags } from './run-setup.js';
 
-export interface RunFlags {
+export interface RunFlags extends CommonRunFlags {
   headless?: boolean;
-  session?: string;
   cols?: string;
   rows?: string;
-  record?: string;
-  captureOutput?: boolean;
-  psp?: boolean;
-  hooks?: boolean;
-  timing?: string[];
 }
 
 export const DEFAULT_SPEC = 'claude';
@@ -41,39 +33,20 @@ export interface RunStyle {
 }
 
 export async function runHeadless(specs: string[], flags: RunFlags, out: Output, style: RunStyle = {}): Promise<number> {
-  const dirs = belltowerDirs();
-  const log = fileLogger(join(dirs.log, 'belltower.log'));
-  let launches: LaunchSpec[];
-  let timing;
-  try {
-    launches = (specs.length > 0 ? specs : [DEFAULT_SPEC]).map((spec) => parseSpec(spec));
-    timing = resolveTiming(parseTimingFlags(flags.timing ?? []));
-  } catch (error) {
-    if (error instanceof SpecError || error instanceof TimingError) {
-      out.error(`belltower: ${error.message}`);
-      return 2;
-    }
-    throw error;
+  const setup = prepareRun(specs.length > 0 ? specs : [DEFAULT_SPEC], flags, `headless-${process.pid}`);
+  if ('error' in setup) {
+    out.error(`belltower: ${setup.error}`);
+    return 2;
   }
+  const { launches, timing, session } = setup;
   const cols = Number(flags.cols ?? 120);
   const rows = Number(flags.rows ?? 40);
   if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
     out.error(`belltower: --cols and --rows must be whole numbers of at least 2 (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
     return 2;
   }
-  if (flags.record) {
-    const problem = recordDirProblem(flags.record);
-    if (problem) {
-      out.error(`belltower: --record ${flags.record}: ${problem}`);
-      return 2;
-    }
-  }
-  const session = flags.session ?? `headless-${process.pid}`;
-  const badName = checkSessionName(session);
-  if (badName) {
-    out.error(`belltower: ${badName}`);
-    return 2;
-  }
+  const dirs = belltowerDirs();
+  const log = fileLogger(join(dirs.log, 'belltower.log'));
 
   const tiles = new TileSet({
     cwd: process.cwd(),
@@ -116,7 +89,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   process.on('SIGHUP', onSignal);
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => void stop('time is up'), style.stopAfterMs);
   try {
-    for (const [i, launch] of launches.entries()) await tiles.add(launch, style.names?.[i]);
+    for (const [i, launch] of launches.entries()) await tiles.add(launch, { name: style.names?.[i] });
     await tiles.allExited();
     if (timer) clearTimeout(timer);
     await stop('every session exited');
@@ -129,33 +102,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   return 0;
 }
 
-/** Why recordings cannot be written into `dir` (created if missing), or null. */
-function recordDirProblem(dir: string): string | null {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    accessSync(dir, constants.W_OK);
-    return null;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'not writable';
-    if (code === 'ENOTDIR' || code === 'EEXIST') return 'not a folder';
-    return (error as Error).message;
-  }
-}
-
 /** The verdict line of the command line contract. */
 export function verdictJson({ tile, from, verdict }: VerdictChange): string {
   return JSON.stringify(verdictRow(tile.id, tile.name, from, verdict));
-}
-
-/** `--timing conflictWindowMs=1000` → { conflictWindowMs: 1000 } (validated by resolveTiming). */
-export function parseTimingFlags(values: string[]): Record<string, unknown> {
-  const overrides: Record<string, unknown> = {};
-  for (const value of values) {
-    const eq = value.indexOf('=');
-    if (eq < 1) throw new TimingError(`--timing takes NAME=MILLISECONDS, got "${value}"`);
-    const raw = value.slice(eq + 1);
-    overrides[value.slice(0, eq)] = raw.trim() === '' ? raw : Number(raw);
-  }
-  return overrides;
 }

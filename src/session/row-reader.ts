@@ -32,7 +32,9 @@ function flagsOf(cell: IBufferCell): number {
     (cell.isDim() ? 2 : 0) |
     (cell.isItalic() ? 4 : 0) |
     (cell.isUnderline() ? 8 : 0) |
-    (cell.isInverse() ? 16 : 0)
+    (cell.isInverse() ? 16 : 0) |
+    (cell.isStrikethrough() ? 32 : 0) |
+    (cell.isInvisible() ? 64 : 0)
   );
 }
 
@@ -45,14 +47,21 @@ function styleOf(cell: IBufferCell, flags: number): CellStyle {
     italic: (flags & 4) !== 0,
     underline: (flags & 8) !== 0,
     inverse: (flags & 16) !== 0,
+    strikethrough: (flags & 32) !== 0,
+    invisible: (flags & 64) !== 0,
   };
+}
+
+export interface ReadOptions {
+  /** Give each wide glyph and each multi-code-point cluster a run of its own, marked `isolated`. */
+  isolateClusters?: boolean;
 }
 
 /**
  * `cols` cells of `line` as runs. `scratch` is a cell object reused across calls (xterm's own
  * advice for walking many cells: `buffer.getNullCell()`).
  */
-export function readStyledRow(line: IBufferLine | undefined, cols: number, scratch: IBufferCell): StyledRow {
+export function readStyledRow(line: IBufferLine | undefined, cols: number, scratch: IBufferCell, options: ReadOptions = {}): StyledRow {
   const runs: StyledRun[] = [];
   let text = '';
   let width = 0;
@@ -71,18 +80,37 @@ export function readStyledRow(line: IBufferLine | undefined, cols: number, scrat
     const bgMode = cell.getBgColorMode();
     const bg = cell.getBgColor();
     if (!key || key[0] !== flags || key[1] !== fgMode || key[2] !== fg || key[3] !== bgMode || key[4] !== bg) {
-      if (key && style) runs.push({ text, width, style });
+      if (key && style && width > 0) runs.push({ text, width, style });
       key = [flags, fgMode, fg, bgMode, bg];
       style = styleOf(cell, flags);
       text = '';
       width = 0;
     }
-    text += cell.getChars() || ' ';
+    const chars = cell.getChars() || ' ';
+    if (options.isolateClusters && (cellWidth > 1 || isCluster(chars))) {
+      if (width > 0 && style) runs.push({ text, width, style });
+      if (style) runs.push({ text: chars, width: cellWidth, style, isolated: true });
+      text = '';
+      width = 0;
+      covered += cellWidth;
+      continue;
+    }
+    text += chars;
     width += cellWidth;
     covered += cellWidth;
   }
-  if (key && style) runs.push({ text, width, style });
+  if (style && width > 0) runs.push({ text, width, style });
   // A missing or short line (mid-resize) still yields a full-width row: renderers paint by width.
   if (covered < cols) runs.push({ text: ' '.repeat(cols - covered), width: cols - covered, style: PLAIN_STYLE });
   return { runs };
+}
+
+/** More than one code point in one cell (a surrogate pair is one code point). */
+function isCluster(chars: string): boolean {
+  if (chars.length === 1) return false;
+  if (chars.length === 2) {
+    const high = chars.charCodeAt(0);
+    return !(high >= 0xd800 && high <= 0xdbff);
+  }
+  return true;
 }

@@ -9,7 +9,7 @@ import xterm from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { IBufferCell, Terminal as XtermTerminal } from '@xterm/headless';
 import { PspQueryScanner } from './psp-query-scanner.js';
-import { readStyledRow } from './row-reader.js';
+import { readStyledRow, type ReadOptions } from './row-reader.js';
 import type { StyledRow } from './styled-row.js';
 
 // Both packages are CommonJS without `exports`: a named import fails in plain Node ESM (it passes
@@ -24,6 +24,16 @@ export const DEFAULT_SCROLLBACK = 1000;
 
 const PSP_CODE = 7501;
 const PSP_QUERY_ANSWER = '\x1b]7501;?';
+
+/** The input encodings a program asked its terminal for. */
+export interface InputModes {
+  /** DECCKM: cursor keys as SS3 (ESC O A) instead of CSI (ESC [ A). */
+  applicationCursorKeys: boolean;
+  /** Pastes wrapped in ESC [ 200~ … ESC [ 201~. */
+  bracketedPaste: boolean;
+  /** Focus in/out reported as ESC [ I / ESC [ O. */
+  sendFocus: boolean;
+}
 
 export type OscListener = (code: number, payload: string) => void;
 
@@ -49,6 +59,7 @@ export class Screen {
   private readonly onReply: (data: string) => void;
   private changes = 0;
   private currentTitle = '';
+  private cursorShown = true;
   private disposed = false;
 
   constructor(options: ScreenOptions) {
@@ -59,6 +70,9 @@ export class Screen {
       scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
       // buffer, parser and unicode throw without it in @xterm/headless 6.
       allowProposedApi: true,
+      // xterm's own console output would land on the user's terminal (a single DEL byte in a
+      // tile made it print a 34-line "Parsing error"). What it parses is ours to judge.
+      logLevel: 'off',
     });
     // The default width table is Unicode 6: newer emoji would be one column and shift the row.
     this.term.loadAddon(new Unicode11Addon());
@@ -72,6 +86,14 @@ export class Screen {
     });
     this.term.buffer.onBufferChange(() => this.changes++);
     this.term.onTitleChange((title) => (this.currentTitle = title));
+    // DECTCEM (CSI ? 25 h/l): xterm tracks it but does not expose it; a painter needs it to show
+    // the focused tile's cursor only where the program shows one. Returning false lets xterm's own
+    // handler run as well.
+    this.term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => this.decPrivate(params, true));
+    this.term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => this.decPrivate(params, false));
+    // A full reset (RIS, ESC c) and a soft reset (DECSTR, CSI ! p) show the cursor again.
+    this.term.parser.registerEscHandler({ final: 'c' }, () => this.decPrivate([25], true));
+    this.term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, () => this.decPrivate([25], true));
     for (const code of OBSERVED_OSC_CODES) {
       this.term.parser.registerOscHandler(code, (payload) => this.handleOsc(code, payload));
     }
@@ -146,9 +168,9 @@ export class Screen {
   }
 
   /** Visible row `y` as styled runs covering the full width. */
-  styledRow(y: number): StyledRow {
+  styledRow(y: number, options?: ReadOptions): StyledRow {
     const buffer = this.term.buffer.active;
-    return readStyledRow(buffer.getLine(buffer.viewportY + y), this.term.cols, this.scratch);
+    return readStyledRow(buffer.getLine(buffer.viewportY + y), this.term.cols, this.scratch, options);
   }
 
   /** The visible rows of the active buffer (the alternate screen when a program switched to it). */
@@ -167,6 +189,21 @@ export class Screen {
     return { x: buffer.cursorX, y: buffer.cursorY };
   }
 
+  /** Whether the program shows its cursor (DECTCEM; shown until it says otherwise). */
+  get cursorVisible(): boolean {
+    return this.cursorShown;
+  }
+
+  /** The input modes the program asked for: how keys and pastes must be encoded for it. */
+  get inputModes(): InputModes {
+    const modes = this.term.modes;
+    return {
+      applicationCursorKeys: modes.applicationCursorKeysMode,
+      bracketedPaste: modes.bracketedPasteMode,
+      sendFocus: modes.sendFocusMode,
+    };
+  }
+
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
     this.term.resize(cols, rows);
@@ -179,6 +216,14 @@ export class Screen {
     this.oscListeners.clear();
     this.parsedListeners.clear();
     this.term.dispose();
+  }
+
+  private decPrivate(params: (number | number[])[], set: boolean): boolean {
+    if (params.includes(25)) {
+      this.cursorShown = set;
+      this.changes++;
+    }
+    return false;
   }
 
   private handleOsc(code: number, payload: string): boolean {

@@ -26,6 +26,9 @@ export interface CellStyle {
   readonly italic: boolean;
   readonly underline: boolean;
   readonly inverse: boolean;
+  readonly strikethrough: boolean;
+  /** SGR 8: the cell's text is not shown. */
+  readonly invisible: boolean;
 }
 
 export const PLAIN_STYLE: CellStyle = Object.freeze({
@@ -36,6 +39,8 @@ export const PLAIN_STYLE: CellStyle = Object.freeze({
   italic: false,
   underline: false,
   inverse: false,
+  strikethrough: false,
+  invisible: false,
 });
 
 export interface StyledRun {
@@ -44,6 +49,10 @@ export interface StyledRun {
   /** Terminal columns the run covers: a wide glyph (CJK, most emoji) counts 2. */
   readonly width: number;
   readonly style: CellStyle;
+  /** One cell that a painter should place by absolute position: a wide glyph, or a cluster of
+   * several code points (emoji with a variation selector, ZWJ sequences) whose width terminals
+   * disagree on. Only set when the row was read with `isolateClusters`. */
+  readonly isolated?: boolean;
 }
 
 /** One visible row: its runs' widths add up to the screen's column count. */

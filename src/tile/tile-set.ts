@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { LaunchSpec } from '../agents/launch-spec.js';
-import type { ControlTarget } from '../control/control-target.js';
+import type { RingState, TileScreenView, WorkspaceView } from './workspace-view.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
@@ -29,16 +29,26 @@ export interface TileSetOptions {
   logger: Logger;
 }
 
-export class TileSet implements ControlTarget {
+export interface AddOptions {
+  name?: string;
+  /** This tile's size (default: the set's). */
+  cols?: number;
+  rows?: number;
+}
+
+export class TileSet implements WorkspaceView {
   readonly tiles: Tile[] = [];
   private hookServer: HookServer | undefined;
   private readonly listeners = new Set<(tile: TileInfo) => void>();
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
+  private readonly ringListeners = new Set<(id: number, state: RingState) => void>();
+  private readonly activityListeners = new Set<(id: number) => void>();
   private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
 
   constructor(private readonly options: TileSetOptions) {}
 
-  async add(spec: LaunchSpec, name?: string): Promise<Tile> {
+  async add(spec: LaunchSpec, options: AddOptions = {}): Promise<Tile> {
+    const name = options.name;
     const id = this.tiles.length + 1;
     const wantsHooks = this.options.hooks !== false && injects(spec.agent);
     if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
@@ -49,8 +59,8 @@ export class TileSet implements ControlTarget {
       name: tileName,
       cwd: this.options.cwd,
       env: this.options.env,
-      cols: this.options.cols,
-      rows: this.options.rows,
+      cols: options.cols ?? this.options.cols,
+      rows: options.rows ?? this.options.rows,
       timing: this.options.timing,
       ...(this.options.answerPsp === undefined ? {} : { answerPsp: this.options.answerPsp }),
       hooks: this.options.hooks !== false,
@@ -64,6 +74,12 @@ export class TileSet implements ControlTarget {
       for (const listener of this.changeListeners) listener(change);
       const info = tile.info();
       for (const listener of this.listeners) listener(info);
+    });
+    tile.onRing((_tile, state) => {
+      for (const listener of this.ringListeners) listener(tile.id, state);
+    });
+    tile.session.screen.onParsed(() => {
+      for (const listener of this.activityListeners) listener(tile.id);
     });
     this.tiles.push(tile);
     return tile;
@@ -113,6 +129,41 @@ export class TileSet implements ControlTarget {
   onChange(listener: (tile: TileInfo) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  // WorkspaceView
+  screenOf(id: number): TileScreenView | undefined {
+    return this.byId(id)?.session.screen;
+  }
+
+  input(id: number, data: string): void {
+    this.byId(id)?.type(data);
+  }
+
+  submitted(id: number, local: boolean): void {
+    this.byId(id)?.submitted(local);
+  }
+
+  seen(id: number): void {
+    this.byId(id)?.seen();
+  }
+
+  resize(id: number, cols: number, rows: number): void {
+    this.byId(id)?.resize(cols, rows);
+  }
+
+  onRing(listener: (id: number, state: RingState) => void): () => void {
+    this.ringListeners.add(listener);
+    return () => this.ringListeners.delete(listener);
+  }
+
+  onActivity(listener: (id: number) => void): () => void {
+    this.activityListeners.add(listener);
+    return () => this.activityListeners.delete(listener);
+  }
+
+  private byId(id: number): Tile | undefined {
+    return this.tiles.find((t) => t.id === id);
   }
 }
 

@@ -65,7 +65,7 @@ export class Tile {
   private readonly tail: TranscriptTail | null;
   private readonly clock: () => number;
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
-  private readonly ringListeners = new Set<(tile: Tile, state: string) => void>();
+  private readonly ringListeners = new Set<(tile: Tile, state: 'done' | 'blocked' | 'failed') => void>();
   private wakeTimer: NodeJS.Timeout | undefined;
   private exited = false;
   private finished = false;
@@ -195,7 +195,7 @@ export class Tile {
     return () => this.changeListeners.delete(listener);
   }
 
-  onRing(listener: (tile: Tile, state: string) => void): () => void {
+  onRing(listener: (tile: Tile, state: 'done' | 'blocked' | 'failed') => void): () => void {
     this.ringListeners.add(listener);
     return () => this.ringListeners.delete(listener);
   }
@@ -214,12 +214,23 @@ export class Tile {
     }
   }
 
+  /** Keystrokes for the agent, as typed (not a prompt by themselves: Enter is `submitted`). */
+  type(data: string): void {
+    if (!this.exited) this.session.write(data);
+  }
+
+  /** The user pressed Enter on a line in the tile: a prompt (`local` for a slash command). */
+  submitted(local: boolean): void {
+    if (!this.exited) this.ingest(local ? { type: 'prompt', local: true } : { type: 'prompt' });
+  }
+
   /** The user looked at the tile: an unseen done becomes idle. */
   seen(): void {
     this.ingest({ type: 'seen' });
   }
 
   resize(cols: number, rows: number): void {
+    if (this.exited || (cols === this.session.screen.cols && rows === this.session.screen.rows)) return;
     this.session.resize(cols, rows);
     this.ingest({ type: 'resize', cols, rows });
   }

@@ -14,8 +14,12 @@ const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'belltower.js');
 
 async function belltower(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return belltowerWith({}, ...args);
+}
+
+async function belltowerWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: repo });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: repo, env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -60,11 +64,25 @@ describe('the built CLI', () => {
     expect(result.stderr).toMatch(/verdict 3 differs/);
   });
 
-  it('without a command, says the UI is not built yet and what to run instead', async () => {
+  it('without a terminal, the grid says it needs one and what to run instead', async () => {
     const result = await belltower('claude', 'npm test');
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/full-screen UI is not built yet/);
-    expect(result.stderr).toContain('belltower run --headless claude "npm test"');
+    expect(result.stderr).toMatch(/the full-screen UI needs a terminal/);
+    expect(result.stderr).toContain('belltower run --headless');
+  });
+
+  it('without a SPEC and without claude installed, points at the demo', async () => {
+    const result = await belltowerWith({ PATH: '/nonexistent', BELLTOWER_CLAUDE_BIN: '' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/`claude` is not installed here/);
+    expect(result.stderr).toContain('belltower demo');
+  });
+
+  it('piped, the demo prints verdict lines instead of opening the grid', async () => {
+    const result = await belltower('demo', '--seconds', '3');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/simulated agents/);
+    expect(result.stdout).toMatch(/working/);
   });
 
   it('says plainly when the file does not exist', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSpec, SpecError, splitWords } from '../../src/agents/launch-spec.js';
 import { parseDuration } from '../../src/cli/duration.js';
-import { parseTimingFlags } from '../../src/cli/run-command.js';
+import { parseTimingFlags } from '../../src/cli/run-setup.js';
 import { resolveTiming, TimingError } from '../../src/verdict/timing.js';
 
 describe('SPEC', () => {

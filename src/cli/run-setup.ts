@@ -1,0 +1,72 @@
+/**
+ * What `run --headless` and the full-screen UI share before anything starts: the SPECs, timing
+ * overrides, recording folder and session name, each refused in one line (exit 2) when wrong.
+ */
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { parseSpec, SpecError } from '../agents/launch-spec.js';
+import type { LaunchSpec } from '../agents/launch-spec.js';
+import { checkSessionName } from '../control/socket-path.js';
+import { resolveTiming, TimingError } from '../verdict/timing.js';
+import type { Timing } from '../verdict/timing.js';
+
+export interface CommonRunFlags {
+  session?: string;
+  record?: string;
+  captureOutput?: boolean;
+  psp?: boolean;
+  hooks?: boolean;
+  timing?: string[];
+}
+
+export interface RunSetup {
+  launches: LaunchSpec[];
+  timing: Timing;
+  session: string;
+}
+
+/** The validated setup, or the one line that says what is wrong. */
+export function prepareRun(specs: string[], flags: CommonRunFlags, defaultSession: string): RunSetup | { error: string } {
+  let launches: LaunchSpec[];
+  let timing: Timing;
+  try {
+    launches = specs.map((spec) => parseSpec(spec));
+    timing = resolveTiming(parseTimingFlags(flags.timing ?? []));
+  } catch (error) {
+    if (error instanceof SpecError || error instanceof TimingError) return { error: error.message };
+    throw error;
+  }
+  if (flags.record) {
+    const problem = recordDirProblem(flags.record);
+    if (problem) return { error: `--record ${flags.record}: ${problem}` };
+  }
+  const session = flags.session ?? defaultSession;
+  const badName = checkSessionName(session);
+  if (badName) return { error: badName };
+  return { launches, timing, session };
+}
+
+/** Why recordings cannot be written into `dir` (created if missing), or null. */
+export function recordDirProblem(dir: string): string | null {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'not writable';
+    if (code === 'ENOTDIR' || code === 'EEXIST') return 'not a folder';
+    return (error as Error).message;
+  }
+}
+
+/** `--timing conflictWindowMs=1000` → { conflictWindowMs: 1000 } (validated by resolveTiming). */
+export function parseTimingFlags(values: string[]): Record<string, unknown> {
+  const overrides: Record<string, unknown> = {};
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    if (eq < 1) throw new TimingError(`--timing takes NAME=MILLISECONDS, got "${value}"`);
+    const raw = value.slice(eq + 1);
+    overrides[value.slice(0, eq)] = raw.trim() === '' ? raw : Number(raw);
+  }
+  return overrides;
+}

@@ -1,0 +1,211 @@
+/**
+ * `belltower [SPEC...]`: the full-screen grid. Owns the process while it runs: the user's terminal
+ * (restored on every way out — q, a signal, a crash), the tiles, the control socket, and where
+ * stray output goes (the log file, never the screen).
+ */
+import { basename, join } from 'node:path';
+import { onExit } from 'signal-exit';
+import { ControlServer, ControlServerError } from '../control/control-server.js';
+import { socketPath } from '../control/socket-path.js';
+import { sweepOrphans } from '../agents/session-folder.js';
+import { fileLogger } from '../platform/file-logger.js';
+import type { Logger } from '../platform/logger.js';
+import { belltowerDirs } from '../platform/state-dir.js';
+import { TileSet } from '../tile/tile-set.js';
+import { BELL_MODES } from '../ui/bell.js';
+import type { BellMode } from '../ui/bell.js';
+import { colorDepthFrom } from '../ui/color-depth.js';
+import { GridApp } from '../ui/grid-app.js';
+import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
+import { layout } from '../ui/layout.js';
+import { UserTerminal } from '../ui/user-terminal.js';
+import { EXIT, exitForSignal } from './exit-codes.js';
+import type { Output } from './output.js';
+import { prepareRun } from './run-setup.js';
+import type { CommonRunFlags } from './run-setup.js';
+
+export interface UiFlags extends CommonRunFlags {
+  escapeKey?: string;
+  bell?: string;
+  /** Quit once every tile has exited. */
+  exitWithLastTile?: boolean;
+}
+
+export interface UiStyle {
+  /** Tile names, in SPEC order. */
+  names?: string[];
+  /** End after this long (the demo's --seconds). */
+  stopAfterMs?: number;
+  /** The session name when --session is not given. */
+  defaultSession?: string;
+}
+
+/** The grid's own pty size when the terminal is too small to lay tiles out. */
+const FALLBACK_SIZE = { cols: 80, rows: 24 };
+
+export async function runUi(specs: string[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
+  const escape = parseEscapeKey(flags.escapeKey ?? DEFAULT_ESCAPE_KEY);
+  if ('error' in escape) {
+    out.error(`belltower: ${escape.error}`);
+    return EXIT.usage;
+  }
+  const bell = (flags.bell ?? 'all') as BellMode;
+  if (!BELL_MODES.includes(bell)) {
+    out.error(`belltower: --bell takes ${BELL_MODES.join(', ')} (got "${flags.bell}")`);
+    return EXIT.usage;
+  }
+  const setup = prepareRun(specs, flags, style.defaultSession ?? sessionFromFolder(process.cwd()));
+  if ('error' in setup) {
+    out.error(`belltower: ${setup.error}`);
+    return EXIT.usage;
+  }
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    out.error('belltower: the full-screen UI needs a terminal; without one, run `belltower run --headless [SPEC...]`');
+    return EXIT.usage;
+  }
+
+  const dirs = belltowerDirs();
+  const logPath = join(dirs.log, 'belltower.log');
+  const log = fileLogger(logPath);
+  const terminal = new UserTerminal(process.stdin, process.stdout);
+  const first = layout({ cols: terminal.cols, rows: terminal.rows, count: setup.launches.length });
+  const sizeOf = (index: number) => (first.kind === 'grid' ? first.tiles.find((t) => t.index === index)?.body : undefined) ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
+
+  const tiles = new TileSet({
+    cwd: process.cwd(),
+    env: process.env,
+    cols: FALLBACK_SIZE.cols,
+    rows: FALLBACK_SIZE.rows,
+    timing: setup.timing,
+    runtimeDir: dirs.runtime,
+    ...(flags.record ? { recordDir: flags.record } : {}),
+    captureOutput: flags.captureOutput ?? false,
+    ...(flags.psp === false ? { answerPsp: false } : {}),
+    hooks: flags.hooks !== false,
+    logger: log,
+  });
+
+  let control: ControlServer;
+  try {
+    control = await ControlServer.listen(socketPath(dirs.runtime, setup.session), tiles);
+  } catch (error) {
+    if (error instanceof ControlServerError) {
+      out.error(`belltower: ${error.message}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  sweepOrphans(dirs.runtime, Date.now(), { logger: log });
+  log('info', 'ui start', { session: setup.session, specs: setup.launches.map((l) => l.spec), socket: control.path, bell, escapeKey: escape.key });
+
+  const quiet = captureStray(log);
+  let app: GridApp | null = null;
+  let finishing = false;
+  let resolveDone: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => (resolveDone = resolve));
+
+  // Whatever happens, the terminal goes back to how it was, first and synchronously.
+  const restoreScreen = () => {
+    app?.stop();
+    terminal.restore();
+    quiet.release();
+  };
+  const finish = (code: number, why: string) => {
+    if (finishing) return;
+    finishing = true;
+    log('info', `ui stop: ${why}`);
+    restoreScreen();
+    resolveDone(code);
+  };
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => finish(exitForSignal(signal), signal);
+  const onCrash = (error: unknown) => {
+    log('error', 'crashed', { stack: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    if (finishing) return;
+    restoreScreen();
+    out.error(`belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`);
+    finish(EXIT.failure, 'crash');
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, onSignal);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  const removeExitHook = onExit(() => restoreScreen(), { alwaysLast: true });
+  // The terminal going away shows up as EIO on stdout before (or instead of) SIGHUP.
+  const onStdoutError = () => finish(EXIT.sighup, 'the terminal went away');
+  process.stdout.on('error', onStdoutError);
+
+  const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(EXIT.ok, 'time is up'), style.stopAfterMs);
+  try {
+    terminal.enter();
+    for (const [i, launch] of setup.launches.entries()) {
+      const size = sizeOf(i);
+      await tiles.add(launch, { name: style.names?.[i], cols: size.width, rows: size.height });
+      if (finishing) break;
+    }
+    if (!finishing) {
+      app = new GridApp({
+        view: tiles,
+        terminal,
+        escapeKey: escape.key,
+        bell,
+        color: wantsColor(process.env),
+        depth: colorDepthFrom(process.env),
+        logger: log,
+        onQuit: () => finish(EXIT.ok, 'quit'),
+      });
+      app.start();
+      if (flags.exitWithLastTile) void tiles.allExited().then(() => finish(EXIT.ok, 'every tile exited'));
+    }
+    return await done;
+  } catch (error) {
+    onCrash(error);
+    return EXIT.failure;
+  } finally {
+    if (timer) clearTimeout(timer);
+    restoreScreen();
+    await tiles.stop();
+    await control.close();
+    for (const signal of signals) process.off(signal, onSignal);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+    process.stdout.off('error', onStdoutError);
+    removeExitHook();
+    if (app) log('info', 'ui painted', { ...app.stats });
+  }
+}
+
+/** NO_COLOR (no-color.org): present and not empty turns the chrome's colours off. */
+export function wantsColor(env: Readonly<Record<string, string | undefined>>): boolean {
+  return !(env.NO_COLOR !== undefined && env.NO_COLOR !== '');
+}
+
+/** The default session name: the folder's name, in the alphabet session names allow. */
+export function sessionFromFolder(folder: string): string {
+  const name = basename(folder).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+  return name === '' ? 'belltower' : name;
+}
+
+/**
+ * While the UI owns the terminal, anything written to stderr (a library's warning, Node's own
+ * warnings) goes to the log instead of through the frames.
+ */
+function captureStray(log: Logger): { release(): void } {
+  const stderr = process.stderr;
+  const original = stderr.write.bind(stderr);
+  let released = false;
+  // Node's stream typings overload write; this replacement accepts every overload's arguments.
+  stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    log('warn', 'stderr', { text: text.slice(0, 4000) });
+    const callback = rest.find((r): r is () => void => typeof r === 'function');
+    callback?.();
+    return true;
+  }) as typeof stderr.write;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      stderr.write = original;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Ink renders the chrome (frames, headers, status line, overlays) into a frame held in memory,
+ * never onto the terminal: the frame writer decides which of its lines reach the terminal. Ink's
+ * own writer rewrites whole frames and clears the screen when the output is as tall as the
+ * terminal; its debug mode hands over each frame whole instead, synchronously, unthrottled, and
+ * the same with `CI` set (docs/design.md, "Painting").
+ */
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { render } from 'ink';
+import type { Instance } from 'ink';
+import type { ReactElement } from 'react';
+
+/** What Ink needs of a stdout: a size, resize events, and somewhere to put frames. */
+class FrameSink extends EventEmitter {
+  frame = '';
+  frames = 0;
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  readonly isTTY = false;
+  write(data: string): boolean {
+    this.frame = data;
+    this.frames++;
+    return true;
+  }
+}
+
+export class ChromeRenderer {
+  private readonly sink: FrameSink;
+  private readonly instance: Instance;
+  private readonly input = new PassThrough();
+
+  constructor(cols: number, rows: number, first: ReactElement) {
+    this.sink = new FrameSink(cols, rows);
+    this.instance = render(first, {
+      stdout: this.sink as unknown as NodeJS.WriteStream, // Ink reads columns/rows and calls write
+      stdin: this.input as unknown as NodeJS.ReadStream, // never read: the key bus owns the real stdin
+      stderr: new PassThrough() as unknown as NodeJS.WriteStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+  }
+
+  /** Render `element` at `cols`×`rows` and return the frame's lines (styled, trailing blanks trimmed). */
+  render(element: ReactElement, cols: number, rows: number): string[] {
+    this.sink.columns = cols;
+    this.sink.rows = rows;
+    this.instance.rerender(element);
+    return this.sink.frame.split('\n');
+  }
+
+  /** How many frames Ink produced (for benchmarks). */
+  get frames(): number {
+    return this.sink.frames;
+  }
+
+  unmount(): void {
+    this.instance.unmount();
+    this.instance.cleanup();
+    this.input.destroy();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * How many colours the user's terminal shows, and how an agent's colours are brought down to that.
+ * An agent asks its (headless) terminal for truecolor; the user's terminal may have 256 colours or
+ * 16, and an escape it does not understand would paint the wrong colour or garbage.
+ */
+import type { Color } from '../session/styled-row.js';
+
+export type ColorDepth = 'none' | 'ansi16' | 'ansi256' | 'truecolor';
+
+/** The terminal's colour depth from its environment (as terminal programs conventionally read it). */
+export function colorDepthFrom(env: Readonly<Record<string, string | undefined>>): ColorDepth {
+  const colorterm = (env.COLORTERM ?? '').toLowerCase();
+  const term = (env.TERM ?? '').toLowerCase();
+  if (term === 'dumb') return 'none';
+  if (colorterm === 'truecolor' || colorterm === '24bit' || term.endsWith('-direct')) return 'truecolor';
+  if (term.includes('256') || colorterm !== '') return 'ansi256';
+  return 'ansi16';
+}
+
+/** `color` as the nearest colour the terminal can show. Default and palette colours pass through
+ * where they fit: the user's own palette is theirs. */
+export function fitColor(color: Color, depth: ColorDepth): Color {
+  switch (color.kind) {
+    case 'default':
+      return color;
+    case 'ansi16':
+      return depth === 'none' ? DEFAULT : color;
+    case 'ansi256':
+      if (depth === 'none') return DEFAULT;
+      if (depth === 'ansi16') return { kind: 'ansi16', index: color.index < 16 ? color.index : nearest16(rgbOf256(color.index)) };
+      return color;
+    case 'rgb':
+      if (depth === 'none') return DEFAULT;
+      if (depth === 'ansi16') return { kind: 'ansi16', index: nearest16([color.r, color.g, color.b]) };
+      if (depth === 'ansi256') return { kind: 'ansi256', index: nearest256(color.r, color.g, color.b) };
+      return color;
+  }
+}
+
+const DEFAULT: Color = { kind: 'default' };
+
+// xterm's default palette for the 16 colours: what "nearest" is measured against.
+const PALETTE16: readonly (readonly [number, number, number])[] = [
+  [0, 0, 0], [205, 0, 0], [0, 205, 0], [205, 205, 0], [0, 0, 238], [205, 0, 205], [0, 205, 205], [229, 229, 229],
+  [127, 127, 127], [255, 0, 0], [0, 255, 0], [255, 255, 0], [92, 92, 255], [255, 0, 255], [0, 255, 255], [255, 255, 255],
+];
+
+const CUBE = [0, 95, 135, 175, 215, 255];
+
+/** The RGB value of a 256-palette index as xterm defines it. */
+export function rgbOf256(index: number): [number, number, number] {
+  if (index < 16) return [...(PALETTE16[index] ?? [0, 0, 0])] as [number, number, number];
+  if (index < 232) {
+    const i = index - 16;
+    return [CUBE[Math.floor(i / 36)] ?? 0, CUBE[Math.floor(i / 6) % 6] ?? 0, CUBE[i % 6] ?? 0];
+  }
+  const gray = 8 + (index - 232) * 10;
+  return [gray, gray, gray];
+}
+
+/** The nearest of the 6×6×6 cube and the 24 greys (never 0–15: those are the user's palette). */
+export function nearest256(r: number, g: number, b: number): number {
+  const level = (v: number) => (v < 48 ? 0 : v < 115 ? 1 : Math.floor((v - 35) / 40));
+  const cube = 16 + 36 * level(r) + 6 * level(g) + level(b);
+  const grayIndex = Math.max(0, Math.min(23, Math.round(((r + g + b) / 3 - 8) / 10)));
+  const gray = 232 + grayIndex;
+  return distance(rgbOf256(cube), [r, g, b]) <= distance(rgbOf256(gray), [r, g, b]) ? cube : gray;
+}
+
+function nearest16(rgb: readonly [number, number, number]): number {
+  let best = 0;
+  let bestDistance = Infinity;
+  PALETTE16.forEach((candidate, index) => {
+    const d = distance(candidate, rgb);
+    if (d < bestDistance) {
+      best = index;
+      bestDistance = d;
+    }
+  });
+  return best;
+}
+
+function distance(a: readonly number[], b: readonly number[]): number {
+  // Weighted for how the eye sees it (the "redmean" approximation's weights, simplified).
+  const dr = (a[0] ?? 0) - (b[0] ?? 0);
+  const dg = (a[1] ?? 0) - (b[1] ?? 0);
+  const db = (a[2] ?? 0) - (b[2] ?? 0);
+  return 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+}

@@ -1,0 +1,48 @@
+/**
+ * An overlay drawn over the grid: a bordered box with a title, lines and a footer. Every inner
+ * cell is written (blanks included), so nothing of the tiles beneath shows through.
+ */
+import { Box, Text } from 'ink';
+import stringWidth from 'string-width';
+import type { Rect } from '../layout.js';
+import { keyColumn } from '../overlay.js';
+import type { OverlayContent, OverlayLine } from '../overlay.js';
+
+export function OverlayBox({ content, rect, color }: { content: OverlayContent; rect: Rect; color: boolean }) {
+  const inner = Math.max(0, rect.width - 4);
+  const keyWidth = keyColumn(content);
+  const bodyRows = Math.max(0, rect.height - 4);
+  const shown: (OverlayLine | null)[] = content.lines.slice(0, bodyRows);
+  while (shown.length < bodyRows) shown.push(null);
+  const pad = (text: string, width: number) => {
+    const w = stringWidth(text);
+    return w >= width ? text : text + ' '.repeat(width - w);
+  };
+  return (
+    <Box position="absolute" marginLeft={rect.x} marginTop={rect.y} width={rect.width} height={rect.height} borderStyle="round" {...(color ? { borderColor: 'cyan' } : {})} flexDirection="column">
+      <Text bold wrap="truncate">
+        {` ${pad(content.title, inner)} `}
+      </Text>
+      {shown.map((line, i) =>
+        line === null ? (
+          <Text key={i}>{' '.repeat(inner + 2)}</Text>
+        ) : (
+          <Text key={i} wrap="truncate">
+            {' '}
+            {keyWidth > 0 && line.key !== undefined ? (
+              <Text bold {...(color ? { color: 'cyan' } : {})}>
+                {pad(line.key, keyWidth)}
+              </Text>
+            ) : null}
+            <Text bold={line.tone === 'title'} dimColor={line.tone === 'dim'} {...(color && line.tone === 'warn' ? { color: 'yellow' } : {})}>
+              {pad(line.text, keyWidth > 0 && line.key !== undefined ? inner - keyWidth : inner)}
+            </Text>{' '}
+          </Text>
+        ),
+      )}
+      <Text dimColor wrap="truncate">
+        {` ${pad(content.footer, inner)} `}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,53 @@
+/** The last line: how many tiles are in each state, and the keys that matter now. */
+import { Box, Text } from 'ink';
+import type { TileStateName } from '../../verdict/state.js';
+import { STATE_LOOK } from '../format.js';
+import { showKey } from '../keymap.js';
+
+export interface StatusLineProps {
+  width: number;
+  states: readonly TileStateName[];
+  mode: 'grid' | 'focus';
+  focusedName: string | null;
+  zoomed: boolean;
+  escapeKey: string;
+  note: string | null;
+  color: boolean;
+}
+
+const ORDER: TileStateName[] = ['blocked', 'failed', 'done', 'working', 'starting', 'idle', 'unknown', 'exited'];
+
+export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey, note, color }: StatusLineProps) {
+  const counts = ORDER.map((state) => ({ state, n: states.filter((s) => s === state).length })).filter((c) => c.n > 0);
+  const hints =
+    mode === 'focus'
+      ? `${showKey(escapeKey)} back to the grid`
+      : `n next · ⏎ focus · z ${zoomed ? 'unzoom' : 'zoom'} · w why · ? keys · q quit`;
+  const left =
+    mode === 'focus' ? ` FOCUS ${focusedName ?? ''} ` : ` belltower · ${states.length} ${states.length === 1 ? 'tile' : 'tiles'} `;
+  const countsText = counts.map((c) => `${c.n} ${c.state}`).join(' · ');
+  const room = width - left.length - hints.length - 2;
+  return (
+    <Box width={width} height={1}>
+      <Text wrap="truncate">
+        <Text inverse={mode === 'focus'} bold>
+          {left}
+        </Text>
+        {note ? (
+          <Text {...(color ? { color: 'yellow' } : {})}> {note}</Text>
+        ) : room >= 8 ? (
+          counts.map((c, i) => (
+            <Text key={c.state} {...(color ? { color: STATE_LOOK[c.state].color } : {})}>
+              {' · '}
+              {c.n} {c.state}
+            </Text>
+          ))
+        ) : null}
+      </Text>
+      <Box flexGrow={1} />
+      <Text dimColor wrap="truncate">
+        {room >= 0 || !countsText ? hints : hints.slice(0, Math.max(0, width - left.length - 1))}{' '}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,323 @@
+/**
+ * The grid's imperative shell: reads keys from the user's terminal, runs them through the pure UI
+ * state, acts on the tiles through the workspace view, rings the bell, and paints frames — at most
+ * 30 a second and none while nothing visible changes.
+ */
+import { createElement } from 'react';
+import type { Logger } from '../platform/logger.js';
+import type { TileInfo } from '../control/protocol.js';
+import type { RingState, WorkspaceView } from '../tile/workspace-view.js';
+import { BEL, shouldRing } from './bell.js';
+import type { BellMode } from './bell.js';
+import type { Body } from './body-writer.js';
+import { ChromeRenderer } from './chrome-renderer.js';
+import type { ColorDepth } from './color-depth.js';
+import { GridView } from './components/grid-view.js';
+import type { GridModel } from './components/grid-view.js';
+import { nextAgeChange, showsAge } from './format.js';
+import { FrameWriter } from './frame-writer.js';
+import { flushPending, INITIAL_PARSER, parseInput } from './input-parser.js';
+import type { InputEvent, ParserState } from './input-parser.js';
+import { layout } from './layout.js';
+import type { Layout, Rect } from './layout.js';
+import { overlayContent, overlayRect } from './overlay.js';
+import { clampSelection, handleInput, INITIAL_UI } from './ui-state.js';
+import type { TileSummary, UiEffect, UiState } from './ui-state.js';
+
+/** What the app needs of the user's terminal (UserTerminal implements it). */
+export interface TerminalPort {
+  readonly cols: number;
+  readonly rows: number;
+  write(data: string): void;
+  onInput(listener: (data: string) => void): () => void;
+  onResized(listener: () => void): () => void;
+}
+
+export interface GridAppOptions {
+  view: WorkspaceView;
+  terminal: TerminalPort;
+  escapeKey: string;
+  bell: BellMode;
+  color: boolean;
+  depth: ColorDepth;
+  logger: Logger;
+  /** The user asked to quit (q, confirmed). */
+  onQuit: () => void;
+  now?: () => number;
+}
+
+/** At most this many frames a second. */
+export const MAX_FPS = 30;
+const FRAME_MS = Math.ceil(1000 / MAX_FPS);
+/** A lone ESC is the Escape key once this long passes without the rest of a sequence. */
+const ESCAPE_WAIT_MS = 25;
+/** Resizing a pty makes its program redraw: wait until the window stops changing size. */
+const PTY_RESIZE_DEBOUNCE_MS = 80;
+
+export class GridApp {
+  private ui: UiState = INITIAL_UI;
+  private parser: ParserState = INITIAL_PARSER;
+  private readonly frames: FrameWriter;
+  private chrome: ChromeRenderer | null = null;
+  private chromeDirty = true;
+  private bodiesDirty = true;
+  private lastPaint = -Infinity;
+  private paintTimer: NodeJS.Timeout | undefined;
+  private ageTimer: NodeJS.Timeout | undefined;
+  private escapeTimer: NodeJS.Timeout | undefined;
+  private resizeTimer: NodeJS.Timeout | undefined;
+  private readonly unsubscribe: (() => void)[] = [];
+  private visible = new Set<number>();
+  private stopped = false;
+  private readonly now: () => number;
+  /** Frames painted and bytes written, for benchmarks and the log. */
+  readonly stats = { frames: 0, bytes: 0, bells: 0 };
+
+  constructor(private readonly options: GridAppOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.frames = new FrameWriter(options.depth);
+  }
+
+  start(): void {
+    const { view, terminal } = this.options;
+    this.unsubscribe.push(
+      view.onChange(() => this.markChrome()),
+      view.onActivity((id) => {
+        if (this.visible.has(id)) this.markBodies();
+      }),
+      view.onRing((id, state) => this.ring(id, state)),
+      terminal.onInput((data) => this.input(data)),
+      terminal.onResized(() => {
+        this.frames.invalidate();
+        this.markChrome();
+        this.scheduleResize();
+      }),
+    );
+    this.applySizes();
+    this.paint();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const timer of [this.paintTimer, this.ageTimer, this.escapeTimer, this.resizeTimer]) if (timer) clearTimeout(timer);
+    this.chrome?.unmount();
+    this.chrome = null;
+  }
+
+  /** The current UI state (for tests and the log). */
+  get state(): UiState {
+    return this.ui;
+  }
+
+  private input(data: string): void {
+    if (this.escapeTimer) clearTimeout(this.escapeTimer);
+    this.escapeTimer = undefined;
+    const parsed = parseInput(this.parser, data);
+    this.parser = parsed.state;
+    this.handle(parsed.events);
+    if (this.parser.pending !== '') {
+      this.escapeTimer = setTimeout(() => {
+        this.escapeTimer = undefined;
+        const flushed = flushPending(this.parser);
+        this.parser = flushed.state;
+        this.handle(flushed.events);
+      }, ESCAPE_WAIT_MS);
+    }
+  }
+
+  private handle(events: InputEvent[]): void {
+    if (events.length === 0 || this.stopped) return;
+    const infos = this.options.view.tileInfos();
+    const summaries = infos.map((info) => this.summary(info));
+    const grid = this.gridLayout(infos.length, null);
+    const ctx = { now: this.now(), tiles: summaries, grid: grid.kind === 'grid' ? grid.tiles : [], escapeKey: this.options.escapeKey };
+    const before = this.ui;
+    const effects: UiEffect[] = [];
+    for (const event of events) {
+      const step = handleInput(this.ui, event, ctx);
+      this.ui = step.state;
+      effects.push(...step.effects);
+    }
+    for (const effect of effects) this.perform(effect);
+    if (this.ui !== before) {
+      if (this.ui.zoomed !== before.zoomed || (this.ui.zoomed && this.ui.selected !== before.selected)) this.applySizes();
+      this.markChrome();
+    }
+  }
+
+  private perform(effect: UiEffect): void {
+    const { view } = this.options;
+    switch (effect.type) {
+      case 'write':
+        return view.input(effect.tileId, effect.data);
+      case 'prompt':
+        return view.submitted(effect.tileId, effect.local);
+      case 'seen':
+        return view.seen(effect.tileId);
+      case 'quit':
+        return this.options.onQuit();
+    }
+  }
+
+  private ring(id: number, state: RingState): void {
+    const index = this.options.view.tileInfos().findIndex((t) => t.id === id);
+    const lookingAt = this.ui.mode === 'focus' || this.ui.zoomed ? this.ui.selected : null;
+    const rings = shouldRing(this.options.bell, { tileIndex: index, lookingAt, windowFocused: this.ui.windowFocused });
+    this.options.logger('info', `tile ${id} ${state}: ${rings ? 'bell' : `no bell (--bell ${this.options.bell})`}`);
+    if (!rings || this.stopped) return;
+    this.stats.bells++;
+    this.options.terminal.write(BEL);
+  }
+
+  private summary(info: TileInfo): TileSummary {
+    const screen = this.options.view.screenOf(info.id);
+    return { id: info.id, state: info.state, sinceMs: info.sinceMs, ...(screen && info.state !== 'exited' ? { modes: screen.inputModes } : {}) };
+  }
+
+  private gridLayout(count: number, zoomed: number | null): Layout {
+    return layout({ cols: this.options.terminal.cols, rows: this.options.terminal.rows, count, zoomed });
+  }
+
+  private currentLayout(count: number): Layout {
+    return this.gridLayout(count, this.ui.zoomed ? this.ui.selected : null);
+  }
+
+  private scheduleResize(): void {
+    if (this.resizeTimer) clearTimeout(this.resizeTimer);
+    this.resizeTimer = setTimeout(() => {
+      this.resizeTimer = undefined;
+      this.applySizes();
+    }, PTY_RESIZE_DEBOUNCE_MS);
+  }
+
+  /** Give every shown tile's program the size of its body. Tiles hidden by a zoom keep theirs. */
+  private applySizes(): void {
+    const infos = this.options.view.tileInfos();
+    const l = this.currentLayout(infos.length);
+    if (l.kind !== 'grid') return;
+    for (const { index, body } of l.tiles) {
+      const info = infos[index];
+      if (info && body.width > 0 && body.height > 0) this.options.view.resize(info.id, body.width, body.height);
+    }
+  }
+
+  private markChrome(): void {
+    this.chromeDirty = true;
+    this.requestPaint();
+  }
+
+  private markBodies(): void {
+    this.bodiesDirty = true;
+    this.requestPaint();
+  }
+
+  private requestPaint(): void {
+    if (this.paintTimer || this.stopped) return;
+    const wait = Math.max(0, this.lastPaint + FRAME_MS - this.now());
+    this.paintTimer = setTimeout(() => {
+      this.paintTimer = undefined;
+      this.paint();
+    }, wait);
+  }
+
+  private paint(): void {
+    if (this.stopped) return;
+    const { view, terminal } = this.options;
+    const cols = terminal.cols;
+    const rows = terminal.rows;
+    const infos = view.tileInfos();
+    this.ui = clampSelection(this.ui, infos.length);
+    const l = this.currentLayout(infos.length);
+    const now = this.now();
+
+    let overlay: GridModel['overlay'] = null;
+    if (this.ui.overlay) {
+      const why = this.ui.overlay.type === 'why' ? this.whyFacts(this.ui.overlay.tileId, infos) : null;
+      const content = overlayContent(this.ui.overlay, { escapeKey: this.options.escapeKey, why }, cols - 4);
+      overlay = { content, rect: overlayRect(content, cols, rows) };
+    }
+
+    let chromeLines: string[] | null = null;
+    if (this.chromeDirty) {
+      this.chromeDirty = false;
+      const note = this.ui.note && this.ui.note.until > now ? this.ui.note.text : null;
+      const model: GridModel = {
+        cols,
+        rows,
+        layout: l,
+        tiles: infos.map((i) => ({ id: i.id, name: i.name, state: i.state, ...(i.kind ? { kind: i.kind } : {}), source: i.source, sinceMs: i.sinceMs })),
+        ui: this.ui,
+        color: this.options.color,
+        escapeKey: this.options.escapeKey,
+        overlay,
+        note,
+      };
+      const element = createElement(GridView, { model });
+      if (!this.chrome) this.chrome = new ChromeRenderer(cols, rows, element);
+      chromeLines = this.chrome.render(element, cols, rows);
+      this.scheduleAge(l, infos, note ? (this.ui.note?.until ?? now) - now : null);
+    }
+
+    const bodies: Body[] = [];
+    this.visible = new Set();
+    if (l.kind === 'grid') {
+      for (const { index, body } of l.tiles) {
+        const info = infos[index];
+        const screen = info ? view.screenOf(info.id) : undefined;
+        if (!info || !screen) continue;
+        this.visible.add(info.id);
+        bodies.push({ key: info.id, rect: body, screen });
+      }
+    }
+    this.bodiesDirty = false;
+    const bytes = this.frames.write({ cols, rows, chrome: chromeLines, bodies, occluded: overlay ? [overlay.rect] : [], cursor: this.cursor(l, infos, overlay?.rect ?? null) });
+    this.lastPaint = now;
+    if (bytes === '') return;
+    this.stats.frames++;
+    this.stats.bytes += Buffer.byteLength(bytes);
+    terminal.write(bytes);
+  }
+
+  /** The focused tile's cursor, where its program shows one; hidden otherwise. */
+  private cursor(l: Layout, infos: TileInfo[], overlay: Rect | null): { x: number; y: number } | null {
+    if (this.ui.mode !== 'focus' || overlay || l.kind !== 'grid') return null;
+    const shown = l.tiles.find((t) => t.index === this.ui.selected);
+    const info = infos[this.ui.selected];
+    const screen = info ? this.options.view.screenOf(info.id) : undefined;
+    if (!shown || !screen || !screen.cursorVisible || info?.state === 'exited') return null;
+    const { x, y } = screen.cursor;
+    if (x >= shown.body.width || y >= shown.body.height) return null;
+    return { x: shown.body.x + x, y: shown.body.y + y };
+  }
+
+  /** Repaint the chrome when a shown age or the status note next changes, and not before. */
+  private scheduleAge(l: Layout, infos: TileInfo[], noteLeftMs: number | null): void {
+    if (this.ageTimer) clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    const shown = l.kind === 'grid' ? l.tiles.map((t) => infos[t.index]).filter((i): i is TileInfo => i !== undefined) : [];
+    const waits = shown.filter((i) => showsAge(i.state)).map((i) => nextAgeChange(i.sinceMs));
+    if (noteLeftMs !== null) waits.push(Math.max(1, noteLeftMs));
+    if (waits.length === 0) return;
+    this.ageTimer = setTimeout(() => {
+      this.ageTimer = undefined;
+      this.markChrome();
+    }, Math.min(...waits));
+  }
+
+  private whyFacts(tileId: number, infos: TileInfo[]) {
+    const info = infos.find((i) => i.id === tileId);
+    if (!info) return null;
+    return {
+      id: info.id,
+      name: info.name,
+      state: info.state,
+      ...(info.kind ? { kind: info.kind } : {}),
+      source: info.source,
+      reason: info.reason,
+      sinceMs: info.sinceMs,
+      entries: this.options.view.why(info).slice(-12),
+    };
+  }
+}

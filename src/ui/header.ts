@@ -1,0 +1,81 @@
+/**
+ * A tile's header, drawn into its top border: `╭ 1 api ───── ● working · hook · 2m10s ╮`. Pure:
+ * segments with styles that add up to exactly the tile's width, dropping detail (age, then source,
+ * then the state's words) before the name is cut.
+ */
+import { printable } from '../platform/printable.js';
+import type { TileStateName } from '../verdict/state.js';
+import { age, provenance, showsAge, stateWords, STATE_LOOK } from './format.js';
+import type { ChromeColor } from './format.js';
+
+export interface Segment {
+  text: string;
+  color?: ChromeColor;
+  bold?: boolean;
+  dim?: boolean;
+  inverse?: boolean;
+}
+
+export interface HeaderTile {
+  id: number;
+  name: string;
+  state: TileStateName;
+  kind?: string;
+  source: string;
+  sinceMs: number;
+}
+
+export type FrameStyle = 'round' | 'bold' | 'double';
+
+export const FRAME_CHARS: Readonly<Record<FrameStyle, { left: string; right: string; line: string }>> = {
+  round: { left: '╭', right: '╮', line: '─' },
+  bold: { left: '┏', right: '┓', line: '━' },
+  double: { left: '╔', right: '╗', line: '═' },
+};
+
+export interface HeaderOptions {
+  width: number;
+  frame: FrameStyle;
+  selected: boolean;
+  color: boolean;
+}
+
+export function headerSegments(tile: HeaderTile, { width, frame, selected, color }: HeaderOptions): Segment[] {
+  const chars = FRAME_CHARS[frame];
+  const look = STATE_LOOK[tile.state];
+  const border = color ? look.color : undefined;
+  const label = `${tile.id} ${printable(tile.name)}`;
+  const words = stateWords(tile.state, tile.kind);
+  const detail = [provenance(tile.source, tile.state), ...(showsAge(tile.state) ? [age(tile.sinceMs)] : [])];
+  // Most detail first; each later candidate drops something.
+  const candidates: string[][] = [
+    [words, ...detail],
+    [words, detail[0] ?? ''],
+    [words],
+    [],
+  ].map((parts) => parts.filter((p) => p !== ''));
+  const fixed = 2 + 2; // corner + space on each side
+  for (const parts of candidates) {
+    const right = [look.glyph, parts.length > 0 ? ` ${parts.join(' · ')}` : ''].join('');
+    const room = width - fixed - right.length - 1; // one space between name and the line
+    if (room < Math.min(label.length, 3)) continue;
+    const name = label.length <= room ? label : `${label.slice(0, Math.max(1, room - 1))}…`;
+    const fill = width - fixed - name.length - 1 - right.length - 1;
+    if (fill < 1) continue;
+    return [
+      { text: `${chars.left} `, ...(border ? { color: border } : {}) },
+      { text: name, bold: selected, ...(selected && !color ? { inverse: true } : {}) },
+      { text: ` ${chars.line.repeat(fill)} `, ...(border ? { color: border } : {}), dim: !selected && !color },
+      { text: look.glyph, ...(color ? { color: look.color } : {}), bold: true },
+      ...(parts.length > 0 ? [{ text: ` ${parts[0]}`, ...(color ? { color: look.color } : {}) }] : []),
+      ...(parts.length > 1 ? [{ text: ` · ${parts.slice(1).join(' · ')}`, dim: true }] : []),
+      { text: ` ${chars.right}`, ...(border ? { color: border } : {}) },
+    ];
+  }
+  // Narrower than any tile the layout draws: the plain frame.
+  return [{ text: `${chars.left}${chars.line.repeat(Math.max(0, width - 2))}${chars.right}`.slice(0, Math.max(0, width)), ...(border ? { color: border } : {}) }];
+}
+
+export function segmentsWidth(segments: readonly Segment[]): number {
+  return segments.reduce((n, s) => n + Array.from(s.text).length, 0);
+}

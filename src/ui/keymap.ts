@@ -1,0 +1,86 @@
+/**
+ * Keys as data: what each key does in each mode. The reducer matches against this table, the `?`
+ * overlay and the README's key table are printed from it, so the three can never disagree.
+ */
+import type { Direction } from './layout.js';
+
+export type GridAction =
+  | { type: 'move'; direction: Direction }
+  | { type: 'jump'; index: number }
+  | { type: 'focus' }
+  | { type: 'zoom' }
+  | { type: 'next' }
+  | { type: 'why' }
+  | { type: 'help' }
+  | { type: 'quit' };
+
+export interface Binding {
+  /** Key names as the input parser names them. */
+  readonly keys: readonly string[];
+  /** How the keys are shown to people. */
+  readonly show: string;
+  readonly help: string;
+  readonly action: (key: string) => GridAction;
+}
+
+export const GRID_BINDINGS: readonly Binding[] = [
+  { keys: ['left', 'h'], show: '← h', help: 'select the tile to the left', action: () => ({ type: 'move', direction: 'left' }) },
+  { keys: ['down', 'j'], show: '↓ j', help: 'select the tile below', action: () => ({ type: 'move', direction: 'down' }) },
+  { keys: ['up', 'k'], show: '↑ k', help: 'select the tile above', action: () => ({ type: 'move', direction: 'up' }) },
+  { keys: ['right', 'l'], show: '→ l', help: 'select the tile to the right', action: () => ({ type: 'move', direction: 'right' }) },
+  { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], show: '1–9', help: 'select tile 1 to 9', action: (key) => ({ type: 'jump', index: Number(key) - 1 }) },
+  { keys: ['enter'], show: '⏎', help: 'focus the selected tile: every key goes to its agent', action: () => ({ type: 'focus' }) },
+  { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
+  { keys: ['n'], show: 'n', help: 'next tile that needs you: blocked, then failed, then done, oldest first', action: () => ({ type: 'next' }) },
+  { keys: ['w'], show: 'w', help: 'why the selected tile shows its state: the signals that decided it', action: () => ({ type: 'why' }) },
+  { keys: ['?'], show: '?', help: 'this list of keys', action: () => ({ type: 'help' }) },
+  { keys: ['q', 'ctrl-c'], show: 'q', help: 'quit (asks first while an agent is working or blocked)', action: () => ({ type: 'quit' }) },
+];
+
+/** The grid action for a key, if it has one. */
+export function gridAction(key: string): GridAction | null {
+  for (const binding of GRID_BINDINGS) if (binding.keys.includes(key)) return binding.action(key);
+  return null;
+}
+
+/** The default key that leaves focus mode. Claude Code reserves it (the terminal's quit signal) and
+ * never binds it; Codex and Gemini CLI do not bind it either (docs/design.md has the evidence). */
+export const DEFAULT_ESCAPE_KEY = 'ctrl-\\';
+
+/** A second press of the escape key within this long after leaving focus sends it to the agent. */
+export const DOUBLE_PRESS_MS = 500;
+
+/**
+ * `--escape-key` values: `ctrl-\`, `ctrl-]`, `ctrl-^`, `ctrl-_`, `ctrl-a` … `ctrl-z` (also
+ * written `C-x` or `^x`). Returns the key name, or an error message that says what is accepted.
+ */
+export function parseEscapeKey(text: string): { key: string } | { error: string } {
+  const t = text.trim().toLowerCase();
+  const match = /^(?:ctrl[-+]|c-|\^)(.)$/.exec(t);
+  const ch = match?.[1];
+  if (ch !== undefined && (/[a-z]/.test(ch) || ['\\', ']', '^', '_'].includes(ch))) {
+    if (ch === 'm' || ch === 'i' || ch === 'h' || ch === 'j') return { error: `--escape-key ${text}: that key is also Enter, Tab or Backspace; pick another (default ctrl-\\)` };
+    return { key: `ctrl-${ch}` };
+  }
+  return { error: `--escape-key ${text}: give a control key such as ctrl-\\ (the default), ctrl-] or ctrl-g` };
+}
+
+/** How a key name is shown to people: `ctrl-\` → `Ctrl+\`. */
+export function showKey(key: string): string {
+  return key.replace(/^ctrl-/, 'Ctrl+').replace(/^alt-/, 'Alt+');
+}
+
+/** The `?` overlay's rows and the README's table: key, then what it does. */
+export function keyHelp(escapeKey: string): { mode: string; rows: [string, string][] }[] {
+  return [
+    { mode: 'grid', rows: GRID_BINDINGS.map((b) => [b.show, b.help] as [string, string]) },
+    {
+      mode: 'focus',
+      rows: [
+        ['any key', 'goes to the agent as typed (Ctrl, Alt, function keys, pastes)'],
+        [showKey(escapeKey), `back to the grid; press it twice to send ${showKey(escapeKey)} to the agent`],
+      ],
+    },
+    { mode: 'overlays', rows: [['Esc q', 'close'], ['y', 'confirm quitting']] },
+  ];
+}

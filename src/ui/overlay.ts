@@ -1,0 +1,87 @@
+/**
+ * The overlays' content and place: the `?` key list, a tile's "why", and the quit question. Pure,
+ * so the Ink component that draws an overlay and the body writer that must not paint under it use
+ * the same rectangle.
+ */
+import { printableLine } from '../platform/printable.js';
+import type { WhyEntry } from '../verdict/state.js';
+import { age, provenance, stateWords } from './format.js';
+import { keyHelp } from './keymap.js';
+import type { Rect } from './layout.js';
+import type { Overlay } from './ui-state.js';
+
+export interface OverlayLine {
+  text: string;
+  tone?: 'title' | 'dim' | 'key' | 'warn';
+  /** For two-column lines (key, what it does): the first column's text. */
+  key?: string;
+}
+
+export interface OverlayContent {
+  title: string;
+  lines: OverlayLine[];
+  footer: string;
+}
+
+export interface WhyFacts {
+  id: number;
+  name: string;
+  state: Parameters<typeof stateWords>[0];
+  kind?: string;
+  source: string;
+  reason: string;
+  sinceMs: number;
+  entries: readonly WhyEntry[];
+}
+
+export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why: WhyFacts | null }, maxWidth: number): OverlayContent {
+  switch (overlay.type) {
+    case 'help': {
+      const lines: OverlayLine[] = [];
+      for (const group of keyHelp(facts.escapeKey)) {
+        lines.push({ text: `${group.mode} mode`.replace('overlays mode', 'in an overlay'), tone: 'title' });
+        for (const [key, help] of group.rows) lines.push({ key, text: help });
+      }
+      return { title: 'keys', lines, footer: 'Esc or ? closes' };
+    }
+    case 'quit':
+      return {
+        title: 'quit belltower?',
+        lines: [
+          { text: `${overlay.busy} ${overlay.busy === 1 ? 'agent is' : 'agents are'} working or blocked.`, tone: 'warn' },
+          { text: 'Quitting ends every tile (SIGHUP, as closing a terminal does).' },
+        ],
+        footer: 'y quits · any other key keeps them running',
+      };
+    case 'why': {
+      const why = facts.why;
+      if (!why) return { title: 'why', lines: [{ text: 'that tile is gone' }], footer: 'Esc or w closes' };
+      const width = Math.max(20, maxWidth - 4);
+      const lines: OverlayLine[] = [
+        { text: `${stateWords(why.state, why.kind)} for ${age(why.sinceMs)}, decided by ${provenance(why.source, why.state)}`, tone: 'title' },
+        { text: printableLine(why.reason, width) },
+        { text: '' },
+        { text: why.entries.length > 0 ? 'last signals, newest last:' : 'no signals yet', tone: 'dim' },
+        ...why.entries.map((entry) => ({
+          key: `${(entry.t / 1000).toFixed(1)}s`,
+          text: printableLine(`${provenance(entry.source, why.state)} ${entry.signal}: ${entry.note}`, width - 10),
+        })),
+      ];
+      return { title: `why ${why.id} ${printableLine(why.name, 30)}`, lines, footer: 'Esc or w closes' };
+    }
+  }
+}
+
+/** The overlay's box, centred over the grid area, never larger than the terminal allows. */
+export function overlayRect(content: OverlayContent, cols: number, rows: number): Rect {
+  const keyWidth = Math.max(0, ...content.lines.map((l) => (l.key ? l.key.length + 2 : 0)));
+  const inner = Math.max(content.title.length + 4, content.footer.length, ...content.lines.map((l) => keyWidth + l.text.length));
+  const width = Math.min(Math.max(24, inner + 4), Math.max(0, cols - 2));
+  const height = Math.min(content.lines.length + 4, Math.max(0, rows - 2));
+  return { x: Math.max(0, Math.floor((cols - width) / 2)), y: Math.max(0, Math.floor((rows - 1 - height) / 2)), width, height };
+}
+
+/** The first column's width for two-column lines. */
+export function keyColumn(content: OverlayContent): number {
+  return Math.max(0, ...content.lines.map((l) => (l.key ? l.key.length + 2 : 0)));
+}

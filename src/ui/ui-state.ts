@@ -1,0 +1,226 @@
+/**
+ * What the grid is doing (mode, selection, zoom, overlay) and how each input event changes it.
+ * Pure: `handleInput(state, event, context) → { state, effects }`, with time and the tiles passed
+ * in. The shell performs the effects (writes to a pty, marks a tile seen, quits).
+ */
+import type { InputModes } from '../session/screen.js';
+import type { TileStateName } from '../verdict/state.js';
+import type { InputEvent } from './input-parser.js';
+import { DOUBLE_PRESS_MS, gridAction, showKey } from './keymap.js';
+import { neighbour } from './layout.js';
+import type { TileRect } from './layout.js';
+
+export type Overlay = { type: 'help' } | { type: 'why'; tileId: number } | { type: 'quit'; busy: number };
+
+export interface UiState {
+  readonly mode: 'grid' | 'focus';
+  /** Index of the selected tile (the focused one in focus mode). */
+  readonly selected: number;
+  readonly zoomed: boolean;
+  readonly overlay: Overlay | null;
+  /** Focus was just left with the escape key, at this time: a second press sends it on. */
+  readonly leftFocusAt: number | null;
+  /** Whether the terminal window has focus (focus reporting); true until it says otherwise. */
+  readonly windowFocused: boolean;
+  /** What the user has typed into the focused tile since the last Enter, while it can be known. */
+  readonly typed: string | null;
+  /** A short note for the status line, until a time. */
+  readonly note: { readonly text: string; readonly until: number } | null;
+}
+
+export const INITIAL_UI: UiState = {
+  mode: 'grid',
+  selected: 0,
+  zoomed: false,
+  overlay: null,
+  leftFocusAt: null,
+  windowFocused: true,
+  typed: '',
+  note: null,
+};
+
+/** What the reducer needs to know of a tile. */
+export interface TileSummary {
+  readonly id: number;
+  readonly state: TileStateName;
+  readonly sinceMs: number;
+  /** How the program wants its input encoded (absent once it has exited). */
+  readonly modes?: InputModes;
+}
+
+export interface InputContext {
+  readonly now: number;
+  readonly tiles: readonly TileSummary[];
+  /** The grid as laid out without zoom: directions follow what the eye sees there. */
+  readonly grid: readonly TileRect[];
+  readonly escapeKey: string;
+}
+
+export type UiEffect =
+  | { type: 'write'; tileId: number; data: string }
+  /** The user submitted input in a focused tile; `local` when it was a slash command. */
+  | { type: 'prompt'; tileId: number; local: boolean }
+  | { type: 'seen'; tileId: number }
+  | { type: 'quit' };
+
+export interface Step {
+  state: UiState;
+  effects: UiEffect[];
+}
+
+const NOTE_MS = 2500;
+
+export function handleInput(state: UiState, event: InputEvent, ctx: InputContext): Step {
+  if (event.type === 'focus') return focusReport(state, event.focused, ctx);
+  if (state.overlay) return overlayInput(state, event, ctx);
+  if (state.mode === 'focus') return focusInput(state, event, ctx);
+  return gridInput(state, event, ctx);
+}
+
+/** Keep the selection valid when tiles come and go. */
+export function clampSelection(state: UiState, count: number): UiState {
+  const selected = Math.max(0, Math.min(state.selected, count - 1));
+  if (selected === state.selected) return state;
+  return { ...state, selected, ...(count === 0 ? { mode: 'grid' as const, zoomed: false } : {}) };
+}
+
+function focusReport(state: UiState, focused: boolean, ctx: InputContext): Step {
+  const next = { ...state, windowFocused: focused };
+  const tile = ctx.tiles[state.selected];
+  // The focused agent hears its window's focus changes, if it asked to.
+  if (state.mode === 'focus' && tile?.modes?.sendFocus) return { state: next, effects: [{ type: 'write', tileId: tile.id, data: focused ? '\x1b[I' : '\x1b[O' }] };
+  return { state: next, effects: [] };
+}
+
+function gridInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+  if (event.type === 'paste') return { state, effects: [] };
+  // The escape key pressed twice: back into the tile, and the key goes to its agent.
+  if (event.name === ctx.escapeKey && state.leftFocusAt !== null && ctx.now - state.leftFocusAt <= DOUBLE_PRESS_MS) {
+    const tile = ctx.tiles[state.selected];
+    if (tile && tile.state !== 'exited') {
+      return { state: { ...state, mode: 'focus', leftFocusAt: null, typed: null }, effects: [...focusEffects(tile, true), { type: 'write', tileId: tile.id, data: event.raw }] };
+    }
+  }
+  const base = state.leftFocusAt === null ? state : { ...state, leftFocusAt: null };
+  const action = gridAction(event.name);
+  if (!action) return { state: base, effects: [] };
+  const count = ctx.tiles.length;
+  switch (action.type) {
+    case 'move': {
+      const to = neighbour(ctx.grid, base.selected, action.direction);
+      return select(base, to, ctx);
+    }
+    case 'jump':
+      if (action.index >= count) return { state: noted(base, `there is no tile ${action.index + 1}`, ctx.now), effects: [] };
+      return select(base, action.index, ctx);
+    case 'focus': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      if (tile.state === 'exited') return { state: noted(base, `tile ${tile.id} has exited`, ctx.now), effects: [] };
+      return { state: { ...base, mode: 'focus', typed: '' }, effects: [...seenIfDone(tile), ...focusEffects(tile, true)] };
+    }
+    case 'zoom': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      return { state: { ...base, zoomed: !base.zoomed }, effects: base.zoomed ? [] : seenIfDone(tile) };
+    }
+    case 'next':
+      return nextThatNeedsYou(base, ctx);
+    case 'why': {
+      const tile = ctx.tiles[base.selected];
+      return tile ? { state: { ...base, overlay: { type: 'why', tileId: tile.id } }, effects: [] } : { state: base, effects: [] };
+    }
+    case 'help':
+      return { state: { ...base, overlay: { type: 'help' } }, effects: [] };
+    case 'quit': {
+      const busy = ctx.tiles.filter((t) => t.state === 'working' || t.state === 'blocked').length;
+      if (busy > 0) return { state: { ...base, overlay: { type: 'quit', busy } }, effects: [] };
+      return { state: base, effects: [{ type: 'quit' }] };
+    }
+  }
+}
+
+function overlayInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+  const overlay = state.overlay;
+  if (event.type === 'paste' || !overlay) return { state, effects: [] };
+  if (overlay.type === 'quit') {
+    if (event.name === 'y' || event.name === 'Y') return { state: { ...state, overlay: null }, effects: [{ type: 'quit' }] };
+    return { state: noted({ ...state, overlay: null }, 'still running', ctx.now), effects: [] };
+  }
+  // The key that opened an overlay closes it, as do Escape and q.
+  const opener = overlay.type === 'why' ? 'w' : '?';
+  if (event.name === 'escape' || event.name === 'q' || event.name === opener || event.name === 'enter') return { state: { ...state, overlay: null }, effects: [] };
+  return { state, effects: [] };
+}
+
+function focusInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+  const tile = ctx.tiles[state.selected];
+  if (!tile || tile.state === 'exited') return { state: { ...state, mode: 'grid' }, effects: [] };
+  if (event.type === 'paste') {
+    const data = tile.modes?.bracketedPaste ? `\x1b[200~${event.text}\x1b[201~` : event.text;
+    return { state: { ...state, typed: state.typed === null ? null : state.typed + event.text }, effects: [...seenIfDone(tile), { type: 'write', tileId: tile.id, data }] };
+  }
+  if (event.name === ctx.escapeKey) {
+    return { state: { ...state, mode: 'grid', leftFocusAt: ctx.now, note: { text: `press ${showKey(ctx.escapeKey)} again to send it to the agent`, until: ctx.now + DOUBLE_PRESS_MS } }, effects: focusEffects(tile, false) };
+  }
+  const effects: UiEffect[] = [...seenIfDone(tile), { type: 'write', tileId: tile.id, data: encodeKey(event.raw, tile.modes) }];
+  if (event.name === 'enter') {
+    effects.push({ type: 'prompt', tileId: tile.id, local: (state.typed ?? '').trimStart().startsWith('/') });
+    return { state: { ...state, typed: '' }, effects };
+  }
+  return { state: { ...state, typed: nextTyped(state.typed, event.name, event.raw) }, effects };
+}
+
+/** What the prompt line holds after a key, as far as keys tell (null once they cannot). */
+function nextTyped(typed: string | null, name: string, raw: string): string | null {
+  if (typed === null) return null;
+  if (name === 'backspace' || name === 'ctrl-h') return typed.slice(0, -1);
+  if (name === 'ctrl-u' || name === 'ctrl-c') return '';
+  // A printable character (one code point, not a control or escape sequence).
+  if (raw.length <= 2 && !/[\x00-\x1f\x7f]/.test(raw)) return typed + raw;
+  return null;
+}
+
+/** Cursor keys as the program asked for them: SS3 in application cursor mode (DECCKM). */
+export function encodeKey(raw: string, modes: InputModes | undefined): string {
+  if (modes?.applicationCursorKeys && /^\x1b\[[ABCDHF]$/.test(raw)) return `\x1bO${raw[2]}`;
+  return raw;
+}
+
+function select(state: UiState, index: number | null, ctx: InputContext): Step {
+  if (index === null || index === state.selected) return { state, effects: [] };
+  const tile = ctx.tiles[index];
+  return { state: { ...state, selected: index }, effects: state.zoomed && tile ? seenIfDone(tile) : [] };
+}
+
+/** Blocked first, then failed, then done; the one waiting longest first; cycling through them. */
+export function needsYou(tiles: readonly TileSummary[]): number[] {
+  const rank: Partial<Record<TileStateName, number>> = { blocked: 0, failed: 1, done: 2 };
+  return tiles
+    .map((tile, index) => ({ index, rank: rank[tile.state], since: tile.sinceMs }))
+    .filter((t): t is { index: number; rank: number; since: number } => t.rank !== undefined)
+    .sort((a, b) => a.rank - b.rank || b.since - a.since || a.index - b.index)
+    .map((t) => t.index);
+}
+
+function nextThatNeedsYou(state: UiState, ctx: InputContext): Step {
+  const order = needsYou(ctx.tiles);
+  if (order.length === 0) return { state: noted(state, 'no tile needs you', ctx.now), effects: [] };
+  const at = order.indexOf(state.selected);
+  const to = order[(at + 1) % order.length] ?? order[0]!;
+  if (to === state.selected) return { state: noted(state, 'this is the only tile that needs you', ctx.now), effects: [] };
+  return select(state, to, ctx);
+}
+
+function seenIfDone(tile: TileSummary): UiEffect[] {
+  return tile.state === 'done' ? [{ type: 'seen', tileId: tile.id }] : [];
+}
+
+/** An agent that asked for focus reports hears when the keyboard comes to it and leaves. */
+function focusEffects(tile: TileSummary, focused: boolean): UiEffect[] {
+  return tile.modes?.sendFocus ? [{ type: 'write', tileId: tile.id, data: focused ? '\x1b[I' : '\x1b[O' }] : [];
+}
+
+function noted(state: UiState, text: string, now: number): UiState {
+  return { ...state, note: { text, until: now + NOTE_MS } };
+}

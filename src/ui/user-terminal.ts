@@ -1,0 +1,107 @@
+/**
+ * The user's terminal, owned whole while the UI runs: the only writer to it and the only reader of
+ * its keyboard. Entering switches to the alternate screen with raw input, bracketed paste and focus
+ * reporting; restoring undoes exactly that, once, synchronously — it is safe to call from any exit
+ * path, a crash handler included.
+ */
+import type { ReadStream, WriteStream } from 'node:tty';
+
+export const ENTER_SEQUENCE = [
+  '\x1b[?1049h', // alternate screen (saves the cursor)
+  '\x1b[?2004h', // bracketed paste
+  '\x1b[?1004h', // focus reporting
+  '\x1b[?25l', // the frame writer shows the cursor where a focused tile has it
+  '\x1b[0m\x1b[2J',
+].join('');
+
+export const RESTORE_SEQUENCE = [
+  '\x1b[?2026l', // end a synchronized update a crash may have left open
+  '\x1b[0m',
+  '\x1b[?1004l',
+  '\x1b[?2004l',
+  '\x1b[?25h',
+  '\x1b[?1049l', // main screen (restores the cursor)
+].join('');
+
+export class NotATerminal extends Error {
+  override name = 'NotATerminal';
+}
+
+export class UserTerminal {
+  private entered = false;
+  private restored = false;
+  private readonly inputListeners = new Set<(data: string) => void>();
+  private readonly resizeListeners = new Set<() => void>();
+  private readonly onData = (data: string | Buffer) => {
+    const text = typeof data === 'string' ? data : data.toString('utf8');
+    for (const listener of this.inputListeners) listener(text);
+  };
+  private readonly onResize = () => {
+    for (const listener of this.resizeListeners) listener();
+  };
+
+  constructor(
+    private readonly stdin: ReadStream,
+    private readonly stdout: WriteStream,
+  ) {
+    if (!stdin.isTTY || !stdout.isTTY) throw new NotATerminal('the full-screen UI needs a terminal on stdin and stdout');
+  }
+
+  get cols(): number {
+    return this.stdout.columns || 80;
+  }
+
+  get rows(): number {
+    return this.stdout.rows || 24;
+  }
+
+  enter(): void {
+    if (this.entered) return;
+    this.entered = true;
+    this.stdin.setRawMode(true);
+    this.stdin.setEncoding('utf8');
+    this.stdin.on('data', this.onData);
+    this.stdin.resume();
+    this.stdout.on('resize', this.onResize);
+    this.write(ENTER_SEQUENCE);
+  }
+
+  /** Undo `enter`: main screen, cursor, modes, cooked input. Idempotent and synchronous. */
+  restore(): void {
+    if (!this.entered || this.restored) return;
+    this.restored = true;
+    this.stdout.off('resize', this.onResize);
+    this.stdin.off('data', this.onData);
+    this.write(RESTORE_SEQUENCE, true);
+    try {
+      this.stdin.setRawMode(false);
+    } catch {
+      // The terminal is gone (SIGHUP): nothing left to restore.
+    }
+    this.stdin.pause();
+  }
+
+  get isRestored(): boolean {
+    return this.restored;
+  }
+
+  write(data: string, evenIfRestored = false): void {
+    if (data === '' || (this.restored && !evenIfRestored)) return;
+    try {
+      // On Linux a TTY stdout writes synchronously: the bytes are out when this returns.
+      this.stdout.write(data);
+    } catch {
+      // EIO after the terminal closed: there is no one left to show it to.
+    }
+  }
+
+  onInput(listener: (data: string) => void): () => void {
+    this.inputListeners.add(listener);
+    return () => this.inputListeners.delete(listener);
+  }
+
+  onResized(listener: () => void): () => void {
+    this.resizeListeners.add(listener);
+    return () => this.resizeListeners.delete(listener);
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { headerSegments, segmentsWidth } from '../../src/ui/header.js';
+import type { HeaderTile } from '../../src/ui/header.js';
+
+const tile: HeaderTile = { id: 3, name: 'tests', state: 'blocked', kind: 'permission', source: 'psp', sinceMs: 4000 };
+const text = (width: number, t: HeaderTile = tile) => headerSegments(t, { width, frame: 'round', selected: false, color: true }).map((s) => s.text).join('');
+
+describe('headerSegments', () => {
+  it('shows number, name, glyph, state, source and age in the top border', () => {
+    expect(text(60)).toMatch(/^╭ 3 tests ─+ ◆ blocked: permission · OSC 7501 · 4s ╮$/);
+  });
+
+  it('is exactly as wide as the tile at every width, dropping age, then source, then words', () => {
+    for (let width = 10; width <= 90; width++) expect(segmentsWidth(headerSegments(tile, { width, frame: 'bold', selected: true, color: false }))).toBe(width);
+    expect(text(49)).toMatch(/^╭ 3 tests ─+ ◆ blocked: permission · OSC 7501 ╮$/);
+    expect(text(37)).toMatch(/^╭ 3 tests ─+ ◆ blocked: permission ╮$/);
+    expect(text(22)).toMatch(/^╭ 3 tests ─+ ◆ ╮$/);
+  });
+
+  it('shows no age for idle and exited tiles, so a resting grid never ticks', () => {
+    expect(text(60, { ...tile, state: 'idle', kind: undefined, source: 'title' })).toMatch(/○ idle · title ╮$/);
+    expect(text(60, { ...tile, state: 'exited', kind: undefined, source: 'process' })).toMatch(/■ exited · exit ╮$/);
+  });
+
+  it('shows an agent-supplied name without its control characters', () => {
+    expect(text(60, { ...tile, name: 'x\x1b]0;pwn\x07' })).not.toMatch(/[\x00-\x1f]/);
+  });
+});

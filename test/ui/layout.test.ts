@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { layout, MIN_BODY, neighbour, split } from '../../src/ui/layout.js';
+import type { Layout, Rect } from '../../src/ui/layout.js';
+
+function grid(l: Layout) {
+  if (l.kind !== 'grid') throw new Error(`expected a grid, got ${l.kind}`);
+  return l;
+}
+
+/** Every cell of the area above the status line belongs to exactly one tile. */
+function coverage(rects: Rect[], cols: number, rows: number): number[] {
+  const cells = new Array<number>(cols * rows).fill(0);
+  for (const r of rects) for (let y = r.y; y < r.y + r.height; y++) for (let x = r.x; x < r.x + r.width; x++) cells[y * cols + x]! += 1;
+  return cells;
+}
+
+describe('layout', () => {
+  it('puts four tiles in a 2×2 grid that fills the terminal above the status line', () => {
+    const l = grid(layout({ cols: 120, rows: 41, count: 4 }));
+    expect([l.columns, l.rows]).toEqual([2, 2]);
+    expect(l.tiles.map((t) => t.outer)).toEqual([
+      { x: 0, y: 0, width: 60, height: 20 },
+      { x: 60, y: 0, width: 60, height: 20 },
+      { x: 0, y: 20, width: 60, height: 20 },
+      { x: 60, y: 20, width: 60, height: 20 },
+    ]);
+    expect(l.tiles[0]!.body).toEqual({ x: 1, y: 1, width: 58, height: 18 });
+    expect(l.status).toEqual({ x: 0, y: 40, width: 120, height: 1 });
+  });
+
+  it('puts two tiles side by side on a wide terminal, stacked on a tall one', () => {
+    expect(grid(layout({ cols: 200, rows: 50, count: 2 })).columns).toBe(2);
+    expect(grid(layout({ cols: 80, rows: 100, count: 2 })).columns).toBe(1);
+  });
+
+  it('stretches a short last row across the whole width', () => {
+    const l = grid(layout({ cols: 100, rows: 31, count: 3 }));
+    expect([l.columns, l.rows]).toEqual([2, 2]);
+    expect(l.tiles[2]!.outer).toEqual({ x: 0, y: 15, width: 100, height: 15 });
+  });
+
+  it('covers every cell exactly once for any count, odd sizes included', () => {
+    for (const [cols, rows] of [[80, 24], [121, 43], [240, 65], [199, 57]] as const) {
+      for (let count = 1; count <= 12; count++) {
+        const l = layout({ cols, rows, count });
+        if (l.kind !== 'grid') continue;
+        expect(l.tiles.map((t) => t.index)).toEqual(Array.from({ length: count }, (_, i) => i));
+        expect(new Set(coverage(l.tiles.map((t) => t.outer), cols, rows - 1))).toEqual(new Set([1]));
+      }
+    }
+  });
+
+  it('says the terminal is too small, and how large it must be, instead of drawing garbage', () => {
+    const l = layout({ cols: 40, rows: 10, count: 4 });
+    expect(l.kind).toBe('too-small');
+    if (l.kind !== 'too-small') return;
+    // 2×2 tiles of the minimum body need 44×11: the smallest growth from 40×10.
+    expect(l.need).toEqual({ cols: 44, rows: 11 });
+    expect(layout({ cols: 44, rows: 11, count: 4 }).kind).toBe('grid');
+    expect(layout({ cols: 43, rows: 11, count: 4 }).kind).toBe('too-small');
+    // Every body it draws is at least the minimum.
+    for (const t of grid(layout({ cols: 44, rows: 11, count: 2 })).tiles) {
+      expect(t.body.width).toBeGreaterThanOrEqual(MIN_BODY.cols);
+      expect(t.body.height).toBeGreaterThanOrEqual(MIN_BODY.rows);
+    }
+  });
+
+  it('zooms one tile over the whole grid area', () => {
+    const l = grid(layout({ cols: 100, rows: 30, count: 6, zoomed: 4 }));
+    expect(l.tiles).toEqual([{ index: 4, outer: { x: 0, y: 0, width: 100, height: 29 }, body: { x: 1, y: 1, width: 98, height: 27 } }]);
+  });
+
+  it('splits evenly, larger parts first', () => {
+    expect(split(10, 3)).toEqual([4, 3, 3]);
+    expect(split(9, 3)).toEqual([3, 3, 3]);
+  });
+});
+
+describe('neighbour', () => {
+  // 2×2 plus a stretched fifth: [0 1] [2 3] [4 4]
+  const tiles = grid(layout({ cols: 100, rows: 46, count: 5 })).tiles;
+
+  it('moves by direction as the eye sees the grid', () => {
+    expect(grid(layout({ cols: 100, rows: 46, count: 5 })).columns).toBe(2);
+    expect(neighbour(tiles, 0, 'right')).toBe(1);
+    expect(neighbour(tiles, 1, 'left')).toBe(0);
+    expect(neighbour(tiles, 0, 'down')).toBe(2);
+    expect(neighbour(tiles, 3, 'up')).toBe(1);
+    expect(neighbour(tiles, 3, 'down')).toBe(4);
+    expect(neighbour(tiles, 2, 'down')).toBe(4);
+  });
+
+  it('stays put at an edge', () => {
+    expect(neighbour(tiles, 0, 'left')).toBeNull();
+    expect(neighbour(tiles, 0, 'up')).toBeNull();
+    expect(neighbour(tiles, 4, 'down')).toBeNull();
+  });
+});

@@ -40,11 +40,13 @@ export function GridView({ model }: { model: GridModel }) {
         })
       ) : (
         <Box position="absolute" width={cols} height={Math.max(1, rows - 1)} alignItems="center" justifyContent="center" flexDirection="column">
-          <Text bold>belltower needs a larger terminal</Text>
-          <Text wrap="truncate">
+          <Text bold wrap="truncate">
+            belltower needs a larger terminal
+          </Text>
+          <Text wrap="wrap">
             {tiles.length} {tiles.length === 1 ? 'tile needs' : 'tiles need'} at least {layout.need.cols}×{layout.need.rows}; this one is {cols}×{rows}.
           </Text>
-          <Text dimColor wrap="truncate">
+          <Text dimColor wrap="wrap">
             Make the window larger, or press z to zoom one tile.
           </Text>
         </Box>

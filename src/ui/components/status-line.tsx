@@ -1,6 +1,7 @@
 /** The last line: how many tiles are in each state, and the keys that matter now. */
 import { Box, Text } from 'ink';
 import type { TileStateName } from '../../verdict/state.js';
+import { printable } from '../../platform/printable.js';
 import { STATE_LOOK } from '../format.js';
 import { showKey } from '../keymap.js';
 
@@ -24,7 +25,7 @@ export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey
       ? `${showKey(escapeKey)} back to the grid`
       : `n next · ⏎ focus · z ${zoomed ? 'unzoom' : 'zoom'} · w why · ? keys · q quit`;
   const left =
-    mode === 'focus' ? ` FOCUS ${focusedName ?? ''} ` : ` belltower · ${states.length} ${states.length === 1 ? 'tile' : 'tiles'} `;
+    mode === 'focus' ? ` FOCUS ${printable(focusedName ?? '')} ` : ` belltower · ${states.length} ${states.length === 1 ? 'tile' : 'tiles'}`;
   const countsText = counts.map((c) => `${c.n} ${c.state}`).join(' · ');
   const room = width - left.length - hints.length - 2;
   return (
@@ -36,7 +37,7 @@ export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey
         {note ? (
           <Text {...(color ? { color: 'yellow' } : {})}> {note}</Text>
         ) : room >= 8 ? (
-          counts.map((c, i) => (
+          counts.map((c) => (
             <Text key={c.state} {...(color ? { color: STATE_LOOK[c.state].color } : {})}>
               {' · '}
               {c.n} {c.state}

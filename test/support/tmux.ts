@@ -1,0 +1,131 @@
+/**
+ * A real terminal for end-to-end tests of the full-screen UI: a tmux server of its own (private
+ * socket, no config), one window of a chosen size running a command, keys sent with send-keys,
+ * the screen read with capture-pane, and every bell counted through tmux's alert-bell hook.
+ * Everything is waited for by predicate, never by a fixed sleep.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Why tmux cannot be used here, or null when it can. */
+export function tmuxMissing(): string | null {
+  const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) return 'tmux is not installed (.ci/run installs it)';
+  return null;
+}
+
+export interface TmuxOptions {
+  cols: number;
+  rows: number;
+  /** The shell command the window runs. */
+  command: string;
+  /** Environment for that command (complete: the server starts with it). */
+  env: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export class Tmux {
+  readonly dir: string;
+  private readonly socket: string;
+  private readonly bellFile: string;
+  private closed = false;
+
+  constructor(options: TmuxOptions) {
+    this.dir = mkdtempSync(join(tmpdir(), 'belltower-tmux-'));
+    this.socket = join(this.dir, 'tmux.sock');
+    this.bellFile = join(this.dir, 'bells');
+    writeFileSync(this.bellFile, '');
+    const script = join(this.dir, 'run.sh');
+    writeFileSync(script, `${options.command}\n`, { mode: 0o700 });
+    const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
+    execFileSync(
+      'tmux',
+      ['-S', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(options.cols), '-y', String(options.rows), `sh ${script}`],
+      { env: { ...env, TMUX: '' }, cwd: options.cwd ?? process.cwd() },
+    );
+    // Count every bell the window rings; keep the window when its command ends so the screen after
+    // exit can be read.
+    this.tmux('set-option', '-g', 'remain-on-exit', 'on');
+    this.tmux('set-window-option', '-g', 'monitor-bell', 'on');
+    this.tmux('set-option', '-g', 'bell-action', 'any');
+    this.tmux('set-hook', '-g', 'alert-bell', `run-shell "echo bell >> ${this.bellFile}"`);
+  }
+
+  tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** Keys as tmux names them (`Enter`, `C-\\`, `Escape`, `z`). */
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'main', ...keys);
+  }
+
+  /** Text typed literally. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'main', '-l', text);
+  }
+
+  /** What the window shows, as text (with `escapes`, with its colours and attributes). */
+  screen(escapes = false): string {
+    return this.tmux('capture-pane', '-p', '-t', 'main', ...(escapes ? ['-e'] : []));
+  }
+
+  /** A tmux format about the window: `#{alternate_on}`, `#{cursor_flag}`, `#{pane_dead}`, … */
+  show(format: string): string {
+    return this.tmux('display-message', '-p', '-t', 'main', format).trim();
+  }
+
+  resize(cols: number, rows: number): void {
+    this.tmux('resize-window', '-t', 'main', '-x', String(cols), '-y', String(rows));
+  }
+
+  /** Bells rung so far. */
+  bells(): number {
+    return readFileSync(this.bellFile, 'utf8').split('\n').filter((l) => l === 'bell').length;
+  }
+
+  async waitFor(what: string, predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      last = this.screen();
+      if (predicate(last)) return last;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${last}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Resolves once `condition` holds (polled), e.g. a bell count. */
+  async until(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${this.screen()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The header line of tile `id` on a captured screen (`╭ 2 web ─── ✓ done · OSC 7501 · 3s ╮`). */
+export function headerOf(screen: string, id: number, name: string): string | undefined {
+  return screen.split('\n').find((line) => new RegExp(`[╭┏╔] ${id} ${name} `).test(line));
+}
+
+/** The tile's state word as its header shows it. */
+export function stateOf(screen: string, id: number, name: string): string | undefined {
+  const header = headerOf(screen, id, name);
+  const segment = header?.split(new RegExp(`[╭┏╔] ${id} ${name} `))[1];
+  return /[●◆✓○■✗?…] (\S+)/.exec(segment ?? '')?.[1];
+}

@@ -1,0 +1,106 @@
+/**
+ * The chrome's components, rendered by Ink (ink-testing-library): what a user reads in the frames,
+ * the status line and the overlays, with and without colour.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GridModel } from '../../src/ui/components/grid-view.js';
+import type { HeaderTile } from '../../src/ui/header.js';
+import { GRID_BINDINGS, DEFAULT_ESCAPE_KEY } from '../../src/ui/keymap.js';
+import { layout } from '../../src/ui/layout.js';
+import { overlayContent, overlayRect } from '../../src/ui/overlay.js';
+import { INITIAL_UI } from '../../src/ui/ui-state.js';
+
+// chalk decides on colours when it loads: force them, then load Ink.
+let render: typeof import('ink-testing-library').render;
+let GridView: typeof import('../../src/ui/components/grid-view.js').GridView;
+beforeAll(async () => {
+  process.env.FORCE_COLOR = '1';
+  ({ render } = await import('ink-testing-library'));
+  ({ GridView } = await import('../../src/ui/components/grid-view.js'));
+});
+
+const TILES: HeaderTile[] = [
+  { id: 1, name: 'api', state: 'working', source: 'hook', sinceMs: 130_000 },
+  { id: 2, name: 'web', state: 'done', source: 'psp', sinceMs: 12_000 },
+  { id: 3, name: 'tests', state: 'blocked', kind: 'permission', source: 'psp', sinceMs: 4_000 },
+  { id: 4, name: 'docs', state: 'idle', source: 'transcript', sinceMs: 180_000 },
+];
+
+function model(overrides: Partial<GridModel> = {}): GridModel {
+  const cols = overrides.cols ?? 120;
+  const rows = overrides.rows ?? 30;
+  return {
+    cols,
+    rows,
+    layout: layout({ cols, rows, count: TILES.length }),
+    tiles: TILES,
+    ui: INITIAL_UI,
+    color: true,
+    escapeKey: DEFAULT_ESCAPE_KEY,
+    overlay: null,
+    note: null,
+    ...overrides,
+  };
+}
+
+function frame(m: GridModel): string {
+  const { lastFrame, unmount } = render(<GridView model={m} />);
+  const out = lastFrame() ?? '';
+  unmount();
+  return out;
+}
+
+const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+describe('GridView', () => {
+  it('shows each tile with its number, name, state, source and age, and the status line', () => {
+    const text = plain(frame(model()));
+    expect(text).toMatch(/┏ 1 api ━+ ● working · hook · 2m10s ┓/);
+    expect(text).toMatch(/╭ 2 web ─+ ✓ done · OSC 7501 · 12s ╮/);
+    expect(text).toMatch(/╭ 3 tests ─+ ◆ blocked: permission · OSC 7501 · 4s ╮/);
+    expect(text).toMatch(/╭ 4 docs ─+ ○ idle · transcript ╮/);
+    const status = text.split('\n').at(-1)!;
+    expect(status).toMatch(/belltower · 4 tiles · 1 blocked · 1 done · 1 working · 1 idle/);
+    expect(status).toMatch(/n next · ⏎ focus · z zoom · w why · \? keys · q quit/);
+  });
+
+  it('is exactly the terminal size', () => {
+    const lines = plain(frame(model({ cols: 100, rows: 24 }))).split('\n');
+    expect(lines).toHaveLength(24);
+  });
+
+  it('colours frames by state, and not at all with NO_COLOR', () => {
+    const coloured = frame(model());
+    expect(coloured).toMatch(/\x1b\[3[0-9]m/);
+    const colourless = frame(model({ color: false }));
+    expect(colourless).not.toMatch(/\x1b\[3[0-9]m|\x1b\[9[0-7]m|\x1b\[38;/);
+    // The state still reads without colour: glyph and word.
+    expect(plain(colourless)).toMatch(/◆ blocked: permission/);
+  });
+
+  it('says plainly when the terminal is too small', () => {
+    const m = model({ cols: 40, rows: 10, layout: layout({ cols: 40, rows: 10, count: 4 }) });
+    const text = plain(frame(m)).replace(/\s+/g, ' ');
+    expect(text).toMatch(/4 tiles need at least 44×11; this one is 40×10\./);
+  });
+
+  it('in focus mode says which tile has the keyboard and how to get back', () => {
+    const text = plain(frame(model({ ui: { ...INITIAL_UI, mode: 'focus', selected: 2 } })));
+    expect(text).toMatch(/╔ 3 tests ═+/);
+    expect(text.split('\n').at(-1)).toMatch(/FOCUS 3 tests .*Ctrl\+\\ back to the grid/);
+  });
+
+  it('lists every grid key in the ? overlay, from the keymap', () => {
+    const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null }, 116);
+    const text = plain(frame(model({ overlay: { content, rect: overlayRect(content, 120, 30) } })));
+    for (const binding of GRID_BINDINGS) expect(text).toContain(binding.help);
+    expect(text).toMatch(/Ctrl\+\\ +back to the grid; press it twice to send Ctrl\+\\ to the agent/);
+  });
+
+  it('shows an agent-supplied name without its control characters', () => {
+    const hostile = [{ ...TILES[0]!, name: 'evil\x1b]0;owned\x07\x1b[2J' }, ...TILES.slice(1)];
+    const out = frame(model({ tiles: hostile }));
+    expect(out).not.toContain('\x1b]0;');
+    expect(out).not.toContain('\x1b[2J');
+  });
+});

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RowWatcher } from '../../src/session/row-watcher.js';
 import { rowText, type StyledRow } from '../../src/session/styled-row.js';
 import { Owned, feed } from './helpers.js';
@@ -221,5 +221,18 @@ describe('RowWatcher: dirty rows', () => {
     screen.resize(20, 3);
     await feed(screen, `${ESC}[3;1Hthird`);
     expect(watcher.changed()).toEqual([{ y: 2, text: 'third' }]);
+  });
+});
+
+describe('Screen: the terminal belongs to the UI', () => {
+  it('never prints its own diagnostics (a DEL byte, malformed sequences)', async () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => vi.spyOn(console, method).mockImplementation(() => {}));
+    try {
+      const screen = owned.screen({ cols: 20, rows: 4 });
+      await feed(screen, 'a\x7fb\x1b[999999999999999999Xc\x1bP\x9c\x1b]1337;\x07\x7f');
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });

@@ -191,6 +191,13 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     }
   });
 
+  it('with --exit-with-last-tile, quits by itself when the last tile exits', async () => {
+    const { tmux, dir } = start(['--exit-with-last-tile', 'sh -c "sleep 1"', 'sh -c "sleep 2"', '--session', 'last']);
+    await tmux.waitFor('two tiles', (s) => headers(s).length === 2);
+    expect(await exited(tmux, dir)).toBe(0);
+    expectRestored(tmux, dir);
+  });
+
   it('restores the terminal after a crash, and says in one line where the details are', async () => {
     const dir0 = mkdtempSync(join(tmpdir(), 'belltower-crash-'));
     folders.push(dir0);

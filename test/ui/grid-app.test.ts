@@ -1,0 +1,125 @@
+/**
+ * The grid's shell over real tiles (real ptys, real screens, the real engine), painting into a
+ * terminal port that keeps what it is sent: an idle grid writes nothing, the bell follows the
+ * engine's ring edges and the --bell mode, and keys reach the tile in focus.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseSpec } from '../../src/agents/launch-spec.js';
+import { silentLogger } from '../../src/platform/logger.js';
+import { TileSet } from '../../src/tile/tile-set.js';
+import type { BellMode } from '../../src/ui/bell.js';
+import { GridApp } from '../../src/ui/grid-app.js';
+import type { TerminalPort } from '../../src/ui/grid-app.js';
+import { layout } from '../../src/ui/layout.js';
+import { DEFAULT_TIMING } from '../../src/verdict/timing.js';
+import { waitFor } from '../session/helpers.js';
+
+class RecordingTerminal implements TerminalPort {
+  readonly cols = 100;
+  readonly rows = 30;
+  written = '';
+  private input: ((data: string) => void) | null = null;
+  write(data: string): void {
+    this.written += data;
+  }
+  onInput(listener: (data: string) => void): () => void {
+    this.input = listener;
+    return () => (this.input = null);
+  }
+  onResized(): () => void {
+    return () => {};
+  }
+  press(data: string): void {
+    this.input?.(data);
+  }
+  bells(): number {
+    // A BEL outside escape sequences (OSC terminators are never written: the writer uses ST-free SGR/CSI only).
+    return this.written.split('\x07').length - 1;
+  }
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function grid(commands: string[], bell: BellMode = 'all') {
+  const state = mkdtempSync(join(tmpdir(), 'belltower-gridapp-'));
+  const terminal = new RecordingTerminal();
+  const tiles = new TileSet({
+    cwd: state,
+    env: process.env,
+    cols: 80,
+    rows: 24,
+    timing: { ...DEFAULT_TIMING, conflictWindowMs: 100 },
+    runtimeDir: join(state, 'run'),
+    hooks: false,
+    logger: silentLogger,
+  });
+  const l = layout({ cols: terminal.cols, rows: terminal.rows, count: commands.length });
+  for (const [i, command] of commands.entries()) {
+    const body = l.kind === 'grid' ? l.tiles[i]!.body : { width: 80, height: 24 };
+    await tiles.add(parseSpec(command), { cols: body.width, rows: body.height });
+  }
+  let quit = false;
+  const app = new GridApp({ view: tiles, terminal, escapeKey: 'ctrl-\\', bell, color: true, depth: 'truecolor', logger: silentLogger, onQuit: () => (quit = true) });
+  app.start();
+  cleanups.push(async () => {
+    app.stop();
+    await tiles.stop();
+    rmSync(state, { recursive: true, force: true });
+  });
+  return { terminal, tiles, app, quitted: () => quit };
+}
+
+const idle = (text: string) => `sh -c 'printf "${text}"; exec sleep 30'`;
+/** Says working over OSC 7501, then done after a moment, then rests. */
+const finishes = `sh -c 'printf "\\033]7501;state=working\\007"; sleep 0.3; printf "finished\\033]7501;state=done\\007"; exec sleep 30'`;
+
+describe('GridApp', () => {
+  it('writes nothing at all while nothing visible changes', async () => {
+    const { terminal } = await grid([idle('one'), idle('two')]);
+    await waitFor(() => terminal.written.includes('one') && terminal.written.includes('two'), 'both tiles painted');
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the last frame settles
+    const before = terminal.written.length;
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(terminal.written.length).toBe(before);
+  });
+
+  it('rings once for a done, whatever the tile shows afterwards', async () => {
+    const { terminal } = await grid([finishes, idle('other')]);
+    await waitFor(() => terminal.bells() === 1, 'the bell', 5000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(terminal.bells()).toBe(1);
+  });
+
+  it('--bell background spares the tile in front of you while the window has focus', async () => {
+    const { terminal, app } = await grid([`sh -c 'sleep 1; printf "\\033]7501;state=working\\007"; sleep 0.3; printf "\\033]7501;state=done\\007"; exec sleep 30'`], 'background');
+    terminal.press('\r'); // focus tile 1
+    await waitFor(() => app.state.mode === 'focus', 'focus mode');
+    await waitFor(() => terminal.written.includes('✓ done'), 'the done painted', 5000);
+    expect(terminal.bells()).toBe(0);
+  });
+
+  it('--bell background rings for that tile once the window loses focus', async () => {
+    const { terminal, app } = await grid([`sh -c 'sleep 1; printf "\\033]7501;state=working\\007"; sleep 0.3; printf "\\033]7501;state=done\\007"; exec sleep 30'`], 'background');
+    terminal.press('\r');
+    terminal.press('\x1b[O'); // the terminal window lost focus
+    await waitFor(() => app.state.mode === 'focus' && !app.state.windowFocused, 'focus mode, window unfocused');
+    await waitFor(() => terminal.bells() === 1, 'the bell', 5000);
+  });
+
+  it('sends keys typed in focus mode to the tile, and q (asked) quits', async () => {
+    const { terminal, tiles, quitted } = await grid([`sh -c 'read line; printf "got:%s" "$line"; exec sleep 30'`]);
+    terminal.press('\r');
+    terminal.press('hello\r');
+    await waitFor(() => terminal.written.includes('got:hello'), 'the echo painted', 5000);
+    terminal.press('\x1c');
+    terminal.press('q');
+    await waitFor(() => quitted(), 'quit');
+    expect(tiles.tileInfos()[0]!.state).not.toBe('exited');
+  });
+});

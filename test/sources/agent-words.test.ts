@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { agentWords } from '../../src/sources/agent-words.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+describe('agentWords', () => {
+  it('reads the command a permission prompt asks to approve', () => {
+    expect(agentWords({ type: 'hook', event: 'PermissionRequest', payload: { session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf build', description: 'clean' } } })).toEqual({ for: 'blocked', text: 'approve Bash `rm -rf build`' });
+    expect(agentWords({ type: 'hook', event: 'PermissionRequest', payload: { session_id: 's', tool_name: 'Edit', tool_input: { file_path: '/src/a.ts' } } })).toEqual({ for: 'blocked', text: 'approve Edit `/src/a.ts`' });
+    expect(agentWords({ type: 'osc', code: 7501, payload: `state=blocked:kind=permission:msg=${b64('approve Bash: make deploy')}` })).toEqual({ for: 'blocked', text: 'approve Bash: make deploy' });
+  });
+
+  it("reads a finished turn's last words, and a failed turn's error", () => {
+    expect(agentWords({ type: 'hook', event: 'Stop', payload: { session_id: 's', last_assistant_message: '\n## All 14 tests pass\n\nDetails…' } })).toEqual({ for: 'done', text: 'All 14 tests pass' });
+    expect(agentWords({ type: 'notify', payload: { type: 'agent-turn-complete', 'last-assistant-message': 'Fixed it.' } })).toEqual({ for: 'done', text: 'Fixed it.' });
+    expect(agentWords({ type: 'hook', event: 'AfterAgent', payload: { session_id: 's', prompt_response: '[no response text]' } })).toBeNull();
+    expect(agentWords({ type: 'hook', event: 'StopFailure', payload: { session_id: 's', error: 'unknown', last_assistant_message: 'API Error: 529 overloaded' } })).toEqual({ for: 'failed', text: 'API Error: 529 overloaded' });
+    expect(agentWords({ type: 'osc', code: 7501, payload: `state=error:msg=${b64('API Error: 400 bad request')}` })).toEqual({ for: 'failed', text: 'API Error: 400 bad request' });
+  });
+
+  it('reads nothing from what carries no words, or not for the tile itself', () => {
+    expect(agentWords({ type: 'hook', event: 'Notification', payload: { session_id: 's', notification_type: 'idle_prompt', message: 'Claude is waiting for your input' } })).toBeNull();
+    expect(agentWords({ type: 'osc', code: 7501, payload: `state=working:id=job:msg=${b64('child')}` })).toBeNull();
+    expect(agentWords({ type: 'osc', code: 7501, payload: 'state=done' })).toBeNull();
+    expect(agentWords({ type: 'hook', event: 'PermissionRequest', payload: { session_id: 's' } })).toBeNull();
+    expect(agentWords({ type: 'prompt' })).toBeNull();
+  });
+
+  it('keeps one line of bounded length', () => {
+    const long = agentWords({ type: 'hook', event: 'Stop', payload: { session_id: 's', last_assistant_message: 'x'.repeat(5000) } });
+    expect(long?.text.length).toBeLessThanOrEqual(300);
+  });
+});

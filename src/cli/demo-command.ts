@@ -23,7 +23,11 @@ export const DEMO_AGENTS = [
 ];
 
 export function demoSpecs(node = process.execPath): string[] {
-  return DEMO_AGENTS.map(({ name, plan }) => `"${node}" "${SIM}" ${name} ${plan}`);
+  return DEMO_AGENTS.map((agent) => simSpec(agent, node));
+}
+
+function simSpec({ name, plan }: { name: string; plan: string }, node = process.execPath): string {
+  return `"${node}" "${SIM}" ${name} ${plan}`;
 }
 
 const GLYPH: Record<string, string> = { working: '●', done: '✓', blocked: '◆', idle: '○', exited: '■', failed: '✗', unknown: '?', starting: '…' };
@@ -35,16 +39,29 @@ export function formatDemoLine({ tile, from, verdict }: VerdictChange): string {
   return `${time}  ${tile.id} ${tile.name.padEnd(5)} ${GLYPH[verdict.state] ?? ' '} ${state.padEnd(20)} from ${from.padEnd(8)} · ${verdict.source.padEnd(7)} ${rings ? '🔔 ' : ''}${verdict.reason}`;
 }
 
-export async function demoCommand(flags: { seconds?: string; lines?: boolean }, out: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** `count` simulated agents: the demo's five habits, repeated (api, web, …, api-2, web-2, …). */
+export function demoAgents(count = DEMO_AGENTS.length): { name: string; plan: string }[] {
+  return Array.from({ length: count }, (_, i) => {
+    const agent = DEMO_AGENTS[i % DEMO_AGENTS.length]!;
+    const round = Math.floor(i / DEMO_AGENTS.length);
+    return { name: round === 0 ? agent.name : `${agent.name}-${round + 1}`, plan: agent.plan };
+  });
+}
+
+export async function demoCommand(flags: { seconds?: string; lines?: boolean; tiles?: string }, out: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const seconds = flags.seconds === undefined ? undefined : Number(flags.seconds);
   if (seconds !== undefined && (!Number.isFinite(seconds) || seconds <= 0)) {
     out.error('belltower demo: --seconds takes a positive number');
     return 2;
   }
+  const count = flags.tiles === undefined ? DEMO_AGENTS.length : Number(flags.tiles);
+  if (!Number.isInteger(count) || count < 1 || count > 64) {
+    out.error('belltower demo: --tiles takes a whole number from 1 to 64');
+    return 2;
+  }
   const onTerminal = process.stdin.isTTY && process.stdout.isTTY && !inCi(env) && !flags.lines;
   if (onTerminal) {
-    return runUi(demoSpecs(), {}, out, {
-      names: DEMO_AGENTS.map((agent) => agent.name),
+    return runUi(demoAgents(count).map((agent) => ({ spec: simSpec(agent), name: agent.name, cwd: process.cwd() })), {}, out, {
       defaultSession: `demo-${process.pid}`,
       ...(seconds === undefined ? {} : { stopAfterMs: seconds * 1000 }),
     });

@@ -9,9 +9,10 @@ import { lsCommand, sendCommand, waitCommand, whyCommand } from './control-comma
 import { demoCommand } from './demo-command.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadless } from './run-command.js';
-import { runUi } from './ui-command.js';
-import type { UiFlags } from './ui-command.js';
-import { launchProblem } from '../session/launch-check.js';
+import { gridCommand } from './grid-command.js';
+import type { GridFlags } from './grid-command.js';
+import { initWorkspace } from './workspace-command.js';
+import { WORKSPACE_FILE } from '../workspace/workspace-file.js';
 import type { RunFlags } from './run-command.js';
 import { packageVersion } from './version.js';
 
@@ -30,38 +31,30 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .argument('[spec...]', 'claude | codex | gemini | shell | "any command line" (default: claude)')
     .option('--session <name>', 'the name control commands use to find this belltower (default: the folder\'s name)')
     .option('--escape-key <key>', 'the key that leaves a focused tile (default: ctrl-\\)')
-    .option('--bell <mode>', 'all | background (not for the tile in front of you) | off', 'all')
+    .option('--config <file>', `the workspace file (default: ./${WORKSPACE_FILE} when there is one)`)
+    .option('--bell <mode>', 'all | background (not for the tile in front of you) | off (default: all)')
+    .option('--notify <how>', 'desktop notifications: auto | osc9 | osc777 | osc99 | off (default: auto)')
+    .option('--quiet-period <duration>', 'a tile that rings again this soon is shown, not rung (default: 30s; 0 rings every time)')
     .option('--exit-with-last-tile', 'quit when every tile has exited')
     .option('--record <dir>', 'write one recording per tile into this folder')
     .option('--capture-output', 'include the raw output in recordings (large)')
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
-    .action(async (specs: string[], flags: UiFlags) => {
-      if (specs.length === 0) {
-        const agent = defaultAgent(process.env, process.cwd());
-        if (!agent) {
-          out.error(
-            [
-              'belltower: no SPEC given, and `claude` is not installed here.',
-              '  try the grid with simulated agents:   belltower demo',
-              '  run any agent or command:            belltower codex "npm test" shell',
-              '  see every command:                   belltower --help',
-            ].join('\n'),
-          );
-          return setExit(2);
-        }
-        specs = [agent];
-      }
-      setExit(await runUi(specs, flags, out));
-    });
+    .action(async (specs: string[], flags: GridFlags) => setExit(await gridCommand(specs, flags, out)));
+
+  program
+    .command('init')
+    .description(`write a commented example ${WORKSPACE_FILE} here: the tiles \`belltower\` opens in this folder`)
+    .action(() => setExit(initWorkspace(process.cwd(), process.env, out)));
 
   program
     .command('demo')
     .description('simulated agents that work, finish and ask for permission: see belltower decide, no agent needed')
     .option('--seconds <n>', 'end after this long (default: on a terminal, until you quit; printing lines, 30)')
     .option('--lines', 'print each verdict as a line instead of opening the grid')
-    .action(async (flags: { seconds?: string; lines?: boolean }) => setExit(await demoCommand(flags, out)));
+    .option('--tiles <n>', 'how many simulated agents (default 5)')
+    .action(async (flags: { seconds?: string; lines?: boolean; tiles?: string }) => setExit(await demoCommand(flags, out)));
 
   program
     .command('run')
@@ -126,11 +119,6 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .action(async (file: string, flags: { json?: boolean; check?: boolean }) => setExit(await replayCommand(file, flags, out)));
 
   return program;
-}
-
-/** `claude` when it can start here (on PATH, or BELLTOWER_CLAUDE_BIN), else nothing. */
-function defaultAgent(env: NodeJS.ProcessEnv, cwd: string): string | null {
-  return launchProblem(env.BELLTOWER_CLAUDE_BIN || 'claude', cwd, env) === undefined ? 'claude' : null;
 }
 
 export async function main(argv: string[], out: Output = processOutput): Promise<void> {

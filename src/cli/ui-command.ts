@@ -15,9 +15,14 @@ import { TileSet } from '../tile/tile-set.js';
 import { BELL_MODES } from '../ui/bell.js';
 import type { BellMode } from '../ui/bell.js';
 import { colorDepthFrom } from '../ui/color-depth.js';
-import { GridApp } from '../ui/grid-app.js';
+import { DEFAULT_QUIET_PERIOD_MS } from '../ui/attention.js';
+import { GridApp, initialSizes } from '../ui/grid-app.js';
+import type { TileSettings } from '../ui/grid-app.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
-import { layout } from '../ui/layout.js';
+import { chooseNotifier, multiplexer, NOTIFY_CHOICES } from '../ui/notify.js';
+import type { NotifyChoice } from '../ui/notify.js';
+import { resolveTiming } from '../verdict/timing.js';
+import { parseDuration } from './duration.js';
 import { UserTerminal } from '../ui/user-terminal.js';
 import { EXIT, exitForSignal } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -27,13 +32,29 @@ import type { CommonRunFlags } from './run-setup.js';
 export interface UiFlags extends CommonRunFlags {
   escapeKey?: string;
   bell?: string;
+  notify?: string;
+  /** e.g. `30s`, `0` to ring every edge. */
+  quietPeriod?: string;
   /** Quit once every tile has exited. */
   exitWithLastTile?: boolean;
 }
 
+/** One tile to open: from the workspace file, or a SPEC on the command line. */
+export interface TileRequest {
+  spec: string;
+  name?: string;
+  cwd: string;
+  env?: Record<string, string>;
+  bell?: boolean;
+  notify?: boolean;
+  escapeKey?: string;
+  /** Timing overrides for this tile, over the ones for all. */
+  timing?: Record<string, number>;
+}
+
 export interface UiStyle {
-  /** Tile names, in SPEC order. */
-  names?: string[];
+  /** The workspace file's choices for every tile (the command line's flags win). */
+  workspace?: { bell?: string; notify?: string; escapeKey?: string; timing?: Record<string, number> };
   /** End after this long (the demo's --seconds). */
   stopAfterMs?: number;
   /** The session name when --session is not given. */
@@ -43,22 +64,42 @@ export interface UiStyle {
 /** The grid's own pty size when the terminal is too small to lay tiles out. */
 const FALLBACK_SIZE = { cols: 80, rows: 24 };
 
-export async function runUi(specs: string[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
-  const escape = parseEscapeKey(flags.escapeKey ?? DEFAULT_ESCAPE_KEY);
+export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
+  const ws = style.workspace ?? {};
+  const escape = parseEscapeKey(flags.escapeKey ?? ws.escapeKey ?? DEFAULT_ESCAPE_KEY);
   if ('error' in escape) {
     out.error(`belltower: ${escape.error}`);
     return EXIT.usage;
   }
-  const bell = (flags.bell ?? 'all') as BellMode;
+  const bell = (flags.bell ?? ws.bell ?? 'all') as BellMode;
   if (!BELL_MODES.includes(bell)) {
     out.error(`belltower: --bell takes ${BELL_MODES.join(', ')} (got "${flags.bell}")`);
     return EXIT.usage;
   }
-  const setup = prepareRun(specs, flags, style.defaultSession ?? sessionFromFolder(process.cwd()));
+  const notifyChoice = (flags.notify ?? ws.notify ?? 'auto') as NotifyChoice;
+  if (!NOTIFY_CHOICES.includes(notifyChoice)) {
+    out.error(`belltower: --notify takes ${NOTIFY_CHOICES.join(', ')} (got "${flags.notify}")`);
+    return EXIT.usage;
+  }
+  let quietPeriodMs = DEFAULT_QUIET_PERIOD_MS;
+  if (flags.quietPeriod !== undefined) {
+    const parsed = flags.quietPeriod.trim() === '0' ? 0 : parseDuration(flags.quietPeriod);
+    if (parsed === null) {
+      out.error(`belltower: --quiet-period takes a duration such as 30s or 0 (got "${flags.quietPeriod}")`);
+      return EXIT.usage;
+    }
+    quietPeriodMs = parsed;
+  }
+  const setup = prepareRun(
+    requests.map((r) => r.spec),
+    { ...flags, timing: [...Object.entries(ws.timing ?? {}).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])] },
+    style.defaultSession ?? sessionFromFolder(process.cwd()),
+  );
   if ('error' in setup) {
     out.error(`belltower: ${setup.error}`);
     return EXIT.usage;
   }
+  const timings = requests.map((r) => (r.timing && Object.keys(r.timing).length > 0 ? resolveTiming({ ...setup.timing, ...r.timing }) : setup.timing));
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     out.error('belltower: the full-screen UI needs a terminal; without one, run `belltower run --headless [SPEC...]`');
     return EXIT.usage;
@@ -68,8 +109,8 @@ export async function runUi(specs: string[], flags: UiFlags, out: Output, style:
   const logPath = join(dirs.log, 'belltower.log');
   const log = fileLogger(logPath);
   const terminal = new UserTerminal(process.stdin, process.stdout);
-  const first = layout({ cols: terminal.cols, rows: terminal.rows, count: setup.launches.length });
-  const sizeOf = (index: number) => (first.kind === 'grid' ? first.tiles.find((t) => t.index === index)?.body : undefined) ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
+  const sizes = initialSizes(terminal.cols, terminal.rows, setup.launches.length);
+  const sizeOf = (index: number) => sizes[index] ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
 
   const tiles = new TileSet({
     cwd: process.cwd(),
@@ -137,9 +178,19 @@ export async function runUi(specs: string[], flags: UiFlags, out: Output, style:
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(EXIT.ok, 'time is up'), style.stopAfterMs);
   try {
     terminal.enter();
+    const settings = new Map<number, TileSettings>();
     for (const [i, launch] of setup.launches.entries()) {
       const size = sizeOf(i);
-      await tiles.add(launch, { name: style.names?.[i], cols: size.width, rows: size.height });
+      const request = requests[i]!;
+      const tile = await tiles.add(launch, {
+        ...(request.name ? { name: request.name } : {}),
+        cols: size.width,
+        rows: size.height,
+        cwd: request.cwd,
+        ...(request.env ? { env: request.env } : {}),
+        timing: timings[i]!,
+      });
+      settings.set(tile.id, { bell: request.bell ?? true, notify: request.notify ?? true, ...(request.escapeKey ? { escapeKey: parseEscapeKeyName(request.escapeKey) } : {}) });
       if (finishing) break;
     }
     if (!finishing) {
@@ -148,6 +199,10 @@ export async function runUi(specs: string[], flags: UiFlags, out: Output, style:
         terminal,
         escapeKey: escape.key,
         bell,
+        notify: chooseNotifier(notifyChoice, process.env),
+        notifyWrap: multiplexer(process.env),
+        quietPeriodMs,
+        tileSettings: (id) => settings.get(id) ?? { bell: true, notify: true },
         color: wantsColor(process.env),
         depth: colorDepthFrom(process.env),
         logger: log,
@@ -172,6 +227,12 @@ export async function runUi(specs: string[], flags: UiFlags, out: Output, style:
     removeExitHook();
     if (app) log('info', 'ui painted', { ...app.stats });
   }
+}
+
+/** A workspace tile's escape key, already validated with the file. */
+function parseEscapeKeyName(text: string): string {
+  const key = parseEscapeKey(text);
+  return 'key' in key ? key.key : DEFAULT_ESCAPE_KEY;
 }
 
 /** NO_COLOR (no-color.org): present and not empty turns the chrome's colours off. */

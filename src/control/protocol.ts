@@ -44,6 +44,11 @@ export interface TileInfo {
   reason: string;
   /** Milliseconds since the tile entered its state. */
   sinceMs: number;
+  /** The folder the tile runs in. */
+  cwd?: string;
+  /** The agent's own words for its state: the command it asks to approve, its last answer, its
+   * error (from hooks, OSC 7501 `msg`, notify). Free text from the agent: show it escaped. */
+  says?: string;
 }
 
 export type ControlReply =

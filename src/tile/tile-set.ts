@@ -34,6 +34,12 @@ export interface AddOptions {
   /** This tile's size (default: the set's). */
   cols?: number;
   rows?: number;
+  /** The folder it runs in (default: the set's). */
+  cwd?: string;
+  /** Variables added to the set's environment for this tile. */
+  env?: Record<string, string>;
+  /** This tile's timing (default: the set's). */
+  timing?: Timing;
 }
 
 export class TileSet implements WorkspaceView {
@@ -57,11 +63,11 @@ export class TileSet implements WorkspaceView {
       id,
       spec,
       name: tileName,
-      cwd: this.options.cwd,
-      env: this.options.env,
+      cwd: options.cwd ?? this.options.cwd,
+      env: options.env ? { ...this.options.env, ...options.env } : this.options.env,
       cols: options.cols ?? this.options.cols,
       rows: options.rows ?? this.options.rows,
-      timing: this.options.timing,
+      timing: options.timing ?? this.options.timing,
       ...(this.options.answerPsp === undefined ? {} : { answerPsp: this.options.answerPsp }),
       hooks: this.options.hooks !== false,
       ...(this.hookServer ? { hookServer: this.hookServer } : {}),

@@ -20,6 +20,8 @@ import type { EngineState, Verdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
+import { agentWords } from '../sources/agent-words.js';
+import type { WordsFor } from '../sources/agent-words.js';
 import { createBannerReader } from './banner-reader.js';
 import { TilePipeline } from './tile-pipeline.js';
 
@@ -69,6 +71,8 @@ export class Tile {
   private wakeTimer: NodeJS.Timeout | undefined;
   private exited = false;
   private finished = false;
+  /** The agent's latest words per state it explains, from the current turn only. */
+  private words: Partial<Record<WordsFor, string>> = {};
   private readonly exitWaiters: (() => void)[] = [];
 
   constructor(private readonly options: TileOptions) {
@@ -139,7 +143,10 @@ export class Tile {
       onProblem: (problem) => log('warn', `tile ${this.id}: ${problem}`),
     });
     this.session.onOutput((data) => this.pipeline.ptyReceived(data, this.t()));
-    this.session.onOsc((code, payload) => this.pipeline.oscParsed(code, payload));
+    this.session.onOsc((code, payload) => {
+      this.listen({ type: 'osc', code, payload });
+      this.pipeline.oscParsed(code, payload);
+    });
     this.session.onChunkParsed(() => this.pipeline.ptyParsed());
     this.session.onExit((info) => {
       this.ingest({ type: 'exit', code: info.code ?? null, signal: info.signal ?? null, ...(info.error ? { error: info.error } : {}) });
@@ -187,6 +194,8 @@ export class Tile {
       confidence: v.confidence,
       reason: v.reason,
       sinceMs: Math.max(0, this.t() - v.since),
+      cwd: this.options.cwd,
+      ...(v.state === 'done' || v.state === 'blocked' || v.state === 'failed' ? (this.words[v.state] ? { says: this.words[v.state] } : {}) : {}),
     };
   }
 
@@ -271,7 +280,15 @@ export class Tile {
   }
 
   private ingest(evidence: Evidence): void {
+    this.listen(evidence);
     this.pipeline.ingest(evidence, this.t());
+  }
+
+  /** Keep what the agent says of its state; a new turn makes the last one's words stale. */
+  private listen(evidence: Evidence): void {
+    if (startsTurn(evidence)) this.words = {};
+    const said = agentWords(evidence);
+    if (said) this.words = { ...this.words, [said.for]: said.text };
   }
 
   private effects(effects: Effect[]): void {
@@ -301,4 +318,12 @@ export class Tile {
     this.injection?.dispose();
     this.recorder?.close();
   }
+}
+
+/** Evidence that a new turn began: the words of the last one no longer describe the tile. */
+function startsTurn(evidence: Evidence): boolean {
+  if (evidence.type === 'prompt') return true;
+  if (evidence.type === 'hook') return evidence.event === 'UserPromptSubmit' || evidence.event === 'BeforeAgent';
+  if (evidence.type === 'osc') return evidence.code === 7501 && /^state=working(?::|$)/.test(evidence.payload) && !/(^|:)id=/.test(evidence.payload);
+  return false;
 }

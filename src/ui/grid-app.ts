@@ -7,9 +7,10 @@ import { createElement } from 'react';
 import type { Logger } from '../platform/logger.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { RingState, WorkspaceView } from '../tile/workspace-view.js';
-import { BEL, shouldRing } from './bell.js';
+import { ringArrived } from './attention.js';
+import { BEL } from './bell.js';
 import type { BellMode } from './bell.js';
-import type { Body } from './body-writer.js';
+import type { Body, PaintableScreen } from './body-writer.js';
 import { ChromeRenderer } from './chrome-renderer.js';
 import type { ColorDepth } from './color-depth.js';
 import { GridView } from './components/grid-view.js';
@@ -18,10 +19,13 @@ import { nextAgeChange, showsAge } from './format.js';
 import { FrameWriter } from './frame-writer.js';
 import { flushPending, INITIAL_PARSER, parseInput } from './input-parser.js';
 import type { InputEvent, ParserState } from './input-parser.js';
+import { lastLineOf } from './last-line.js';
 import { layout } from './layout.js';
 import type { Layout, Rect } from './layout.js';
+import { notificationBody, notificationSequence } from './notify.js';
+import type { Notifier } from './notify.js';
 import { overlayContent, overlayRect } from './overlay.js';
-import { clampSelection, handleInput, INITIAL_UI } from './ui-state.js';
+import { clampSelection, handleInput, INITIAL_UI, needsYou } from './ui-state.js';
 import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 
 /** What the app needs of the user's terminal (UserTerminal implements it). */
@@ -33,11 +37,24 @@ export interface TerminalPort {
   onResized(listener: () => void): () => void;
 }
 
+/** What the workspace file says of one tile (defaults for tiles added later). */
+export interface TileSettings {
+  bell: boolean;
+  notify: boolean;
+  escapeKey?: string;
+}
+
 export interface GridAppOptions {
   view: WorkspaceView;
   terminal: TerminalPort;
   escapeKey: string;
   bell: BellMode;
+  /** The desktop notification this terminal shows, and the multiplexer to pass it through. */
+  notify?: Notifier;
+  notifyWrap?: 'tmux' | 'screen' | null;
+  /** A tile ringing again within this long of its last ring is shown, not rung. */
+  quietPeriodMs?: number;
+  tileSettings?: (id: number) => TileSettings;
   color: boolean;
   depth: ColorDepth;
   logger: Logger;
@@ -70,8 +87,9 @@ export class GridApp {
   private visible = new Set<number>();
   private stopped = false;
   private readonly now: () => number;
+  private readonly lastLines = new Map<number, { screen: unknown; view: PaintableScreen }>();
   /** Frames painted and bytes written, for benchmarks and the log. */
-  readonly stats = { frames: 0, bytes: 0, bells: 0 };
+  readonly stats = { frames: 0, bytes: 0, bells: 0, notifications: 0 };
 
   constructor(private readonly options: GridAppOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -131,8 +149,10 @@ export class GridApp {
     if (events.length === 0 || this.stopped) return;
     const infos = this.options.view.tileInfos();
     const summaries = infos.map((info) => this.summary(info));
-    const grid = this.gridLayout(infos.length, null);
-    const ctx = { now: this.now(), tiles: summaries, grid: grid.kind === 'grid' ? grid.tiles : [], escapeKey: this.options.escapeKey };
+    const grid = this.layoutOf(infos, false);
+    const selectedId = infos[this.ui.selected]?.id;
+    const escapeKey = (selectedId !== undefined ? this.settings(selectedId).escapeKey : undefined) ?? this.options.escapeKey;
+    const ctx = { now: this.now(), tiles: summaries, grid: grid.kind === 'grid' ? grid.tiles : [], escapeKey };
     const before = this.ui;
     const effects: UiEffect[] = [];
     for (const event of events) {
@@ -142,7 +162,7 @@ export class GridApp {
     }
     for (const effect of effects) this.perform(effect);
     if (this.ui !== before) {
-      if (this.ui.zoomed !== before.zoomed || (this.ui.zoomed && this.ui.selected !== before.selected)) this.applySizes();
+      if (this.ui.zoomed !== before.zoomed || this.ui.selected !== before.selected || this.ui.layoutMode !== before.layoutMode || this.ui.hideIdle !== before.hideIdle) this.applySizes();
       this.markChrome();
     }
   }
@@ -162,13 +182,40 @@ export class GridApp {
   }
 
   private ring(id: number, state: RingState): void {
-    const index = this.options.view.tileInfos().findIndex((t) => t.id === id);
-    const lookingAt = this.ui.mode === 'focus' || this.ui.zoomed ? this.ui.selected : null;
-    const rings = shouldRing(this.options.bell, { tileIndex: index, lookingAt, windowFocused: this.ui.windowFocused });
-    this.options.logger('info', `tile ${id} ${state}: ${rings ? 'bell' : `no bell (--bell ${this.options.bell})`}`);
-    if (!rings || this.stopped) return;
-    this.stats.bells++;
-    this.options.terminal.write(BEL);
+    if (this.stopped) return;
+    const infos = this.options.view.tileInfos();
+    const index = infos.findIndex((t) => t.id === id);
+    const info = infos[index];
+    const tile = this.settings(id);
+    const notifier = this.options.notify ?? 'off';
+    const outcome = ringArrived(this.ui.attention, id, {
+      now: this.now(),
+      bell: this.options.bell,
+      notify: notifier !== 'off',
+      quietPeriodMs: this.options.quietPeriodMs ?? 0,
+      tileBell: tile.bell,
+      tileNotify: tile.notify,
+      tileIndex: index,
+      lookingAt: this.ui.mode === 'focus' || this.ui.zoomed ? this.ui.selected : null,
+      windowFocused: this.ui.windowFocused,
+    });
+    this.ui = { ...this.ui, attention: outcome.attention };
+    this.options.logger('info', `tile ${id} ${state}: ${outcome.bell ? 'bell' : 'no bell'}, ${outcome.notify ? 'notification' : 'no notification'} (${outcome.why})`);
+    let bytes = '';
+    if (outcome.bell) {
+      this.stats.bells++;
+      bytes += BEL;
+    }
+    if (outcome.notify && info) {
+      this.stats.notifications++;
+      bytes += notificationSequence(notifier, info.name, notificationBody(state, info.says, info.kind), this.options.notifyWrap ?? null, id);
+    }
+    this.options.terminal.write(bytes);
+    this.markChrome();
+  }
+
+  private settings(id: number): TileSettings {
+    return this.options.tileSettings?.(id) ?? { bell: true, notify: true };
   }
 
   private summary(info: TileInfo): TileSummary {
@@ -176,12 +223,24 @@ export class GridApp {
     return { id: info.id, state: info.state, sinceMs: info.sinceMs, ...(screen && info.state !== 'exited' ? { modes: screen.inputModes } : {}) };
   }
 
-  private gridLayout(count: number, zoomed: number | null): Layout {
-    return layout({ cols: this.options.terminal.cols, rows: this.options.terminal.rows, count, zoomed });
-  }
-
-  private currentLayout(count: number): Layout {
-    return this.gridLayout(count, this.ui.zoomed ? this.ui.selected : null);
+  /** The layout for these tiles now: the user's mode, hidden idle tiles, the large ones. */
+  private layoutOf(infos: readonly TileInfo[], withZoom = true): Layout {
+    const selected = this.ui.selected;
+    const hidden = this.ui.hideIdle ? new Set(infos.flatMap((info, i) => (info.state === 'idle' && i !== selected ? [i] : []))) : undefined;
+    const summaries = infos.map((info) => ({ id: info.id, state: info.state, sinceMs: info.sinceMs }));
+    const large = [...new Set([selected, ...needsYou(summaries, this.ui.attention.unseen)])];
+    const folders = infos.map((info) => folderName(info.cwd));
+    return layout({
+      cols: this.options.terminal.cols,
+      rows: this.options.terminal.rows,
+      count: infos.length,
+      zoomed: withZoom && this.ui.zoomed ? selected : null,
+      mode: this.ui.layoutMode,
+      ...(hidden ? { hidden } : {}),
+      large,
+      groups: new Set(folders).size > 1 ? folders : null,
+      selected,
+    });
   }
 
   private scheduleResize(): void {
@@ -195,11 +254,16 @@ export class GridApp {
   /** Give every shown tile's program the size of its body. Tiles hidden by a zoom keep theirs. */
   private applySizes(): void {
     const infos = this.options.view.tileInfos();
-    const l = this.currentLayout(infos.length);
+    const l = this.layoutOf(infos);
     if (l.kind !== 'grid') return;
-    for (const { index, body } of l.tiles) {
+    const rowSize = compactSize(l, this.options.terminal.cols, this.options.terminal.rows);
+    for (const { index, body, kind } of l.tiles) {
       const info = infos[index];
-      if (info && body.width > 0 && body.height > 0) this.options.view.resize(info.id, body.width, body.height);
+      if (!info) continue;
+      // A compact row shows one line of its program, which runs at the size of a large tile so
+      // that becoming one later needs no redraw.
+      const size = kind === 'row' ? rowSize : { width: body.width, height: body.height };
+      if (size.width > 0 && size.height > 0) this.options.view.resize(info.id, size.width, size.height);
     }
   }
 
@@ -229,7 +293,7 @@ export class GridApp {
     const rows = terminal.rows;
     const infos = view.tileInfos();
     this.ui = clampSelection(this.ui, infos.length);
-    const l = this.currentLayout(infos.length);
+    const l = this.layoutOf(infos);
     const now = this.now();
 
     let overlay: GridModel['overlay'] = null;
@@ -247,12 +311,22 @@ export class GridApp {
         cols,
         rows,
         layout: l,
-        tiles: infos.map((i) => ({ id: i.id, name: i.name, state: i.state, ...(i.kind ? { kind: i.kind } : {}), source: i.source, sinceMs: i.sinceMs })),
+        tiles: infos.map((i) => ({
+          id: i.id,
+          name: i.name,
+          state: i.state,
+          ...(i.kind ? { kind: i.kind } : {}),
+          source: i.source,
+          sinceMs: i.sinceMs,
+          unseen: this.ui.attention.unseen.includes(i.id),
+          muted: this.ui.attention.muted.includes(i.id),
+        })),
         ui: this.ui,
         color: this.options.color,
         escapeKey: this.options.escapeKey,
         overlay,
         note,
+        hidden: this.ui.hideIdle ? infos.filter((info, i) => info.state === 'idle' && i !== this.ui.selected).length : 0,
       };
       const element = createElement(GridView, { model });
       if (!this.chrome) this.chrome = new ChromeRenderer(cols, rows, element);
@@ -263,12 +337,12 @@ export class GridApp {
     const bodies: Body[] = [];
     this.visible = new Set();
     if (l.kind === 'grid') {
-      for (const { index, body } of l.tiles) {
+      for (const { index, body, kind } of l.tiles) {
         const info = infos[index];
         const screen = info ? view.screenOf(info.id) : undefined;
         if (!info || !screen) continue;
         this.visible.add(info.id);
-        bodies.push({ key: info.id, rect: body, screen });
+        bodies.push({ key: info.id, rect: body, screen: kind === 'row' ? this.lastLine(info.id, screen) : screen });
       }
     }
     this.bodiesDirty = false;
@@ -280,10 +354,18 @@ export class GridApp {
     terminal.write(bytes);
   }
 
+  private lastLine(id: number, screen: NonNullable<ReturnType<WorkspaceView['screenOf']>>): PaintableScreen {
+    const known = this.lastLines.get(id);
+    if (known && known.screen === screen) return known.view;
+    const view = lastLineOf(screen);
+    this.lastLines.set(id, { screen, view });
+    return view;
+  }
+
   /** The focused tile's cursor, where its program shows one; hidden otherwise. */
   private cursor(l: Layout, infos: TileInfo[], overlay: Rect | null): { x: number; y: number } | null {
     if (this.ui.mode !== 'focus' || overlay || l.kind !== 'grid') return null;
-    const shown = l.tiles.find((t) => t.index === this.ui.selected);
+    const shown = l.tiles.find((t) => t.index === this.ui.selected && t.kind !== 'row');
     const info = infos[this.ui.selected];
     const screen = info ? this.options.view.screenOf(info.id) : undefined;
     if (!shown || !screen || !screen.cursorVisible || info?.state === 'exited') return null;
@@ -297,6 +379,7 @@ export class GridApp {
     if (this.ageTimer) clearTimeout(this.ageTimer);
     this.ageTimer = undefined;
     const shown = l.kind === 'grid' ? l.tiles.map((t) => infos[t.index]).filter((i): i is TileInfo => i !== undefined) : [];
+    // Rows show ages too; a hidden tile shows none.
     const waits = shown.filter((i) => showsAge(i.state)).map((i) => nextAgeChange(i.sinceMs));
     if (noteLeftMs !== null) waits.push(Math.max(1, noteLeftMs));
     if (waits.length === 0) return;
@@ -320,4 +403,31 @@ export class GridApp {
       entries: this.options.view.why(info).slice(-12),
     };
   }
+}
+
+/** The size a compact row's program runs at: the largest tile body shown, or half the screen. */
+export function compactSize(l: Layout, cols: number, rows: number): { width: number; height: number } {
+  let best = { width: Math.max(20, cols - 2), height: Math.max(3, Math.floor((rows - 1) / 2) - 2) };
+  if (l.kind !== 'grid') return best;
+  const large = l.tiles.filter((t) => t.kind !== 'row');
+  if (large.length > 0) best = large.reduce((a, t) => (t.body.width * t.body.height > a.width * a.height ? { width: t.body.width, height: t.body.height } : a), { width: 0, height: 0 });
+  return best;
+}
+
+/** The size each tile's program starts at, before the grid's first frame. */
+export function initialSizes(cols: number, rows: number, count: number): { width: number; height: number }[] {
+  const l = layout({ cols, rows, count, mode: 'auto', large: [0], selected: 0 });
+  const row = compactSize(l, cols, rows);
+  return Array.from({ length: count }, (_, i) => {
+    const tile = l.kind === 'grid' ? l.tiles.find((t) => t.index === i) : undefined;
+    if (!tile || tile.kind === 'row') return row;
+    return { width: tile.body.width, height: tile.body.height };
+  });
+}
+
+/** The folder a tile's rows are grouped under: the last part of its path. */
+function folderName(cwd: string | undefined): string {
+  if (!cwd) return '';
+  const parts = cwd.split(/[\\/]/).filter((p) => p !== '');
+  return parts.at(-1) ?? cwd;
 }

@@ -23,6 +23,9 @@ export interface HeaderTile {
   kind?: string;
   source: string;
   sinceMs: number;
+  /** Rang and not looked at yet. */
+  unseen?: boolean;
+  muted?: boolean;
 }
 
 export type FrameStyle = 'round' | 'bold' | 'double';
@@ -46,7 +49,7 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const border = color ? look.color : undefined;
   const label = `${tile.id} ${printable(tile.name)}`;
   const words = stateWords(tile.state, tile.kind);
-  const detail = [provenance(tile.source, tile.state), ...(showsAge(tile.state) ? [age(tile.sinceMs)] : [])];
+  const detail = [provenance(tile.source, tile.state), ...(showsAge(tile.state) ? [age(tile.sinceMs)] : []), ...(tile.muted ? ['muted'] : [])];
   // Most detail first; each later candidate drops something.
   const candidates: string[][] = [
     [words, ...detail],
@@ -67,7 +70,8 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
       { text: name, bold: selected, ...(selected && !color ? { inverse: true } : {}) },
       { text: ` ${chars.line.repeat(fill)} `, ...(border ? { color: border } : {}), dim: !selected && !color },
       { text: look.glyph, ...(color ? { color: look.color } : {}), bold: true },
-      ...(parts.length > 0 ? [{ text: ` ${parts[0]}`, ...(color ? { color: look.color } : {}) }] : []),
+      // Unseen: the state's words stand out (inverse) until the user looks at the tile.
+      ...(parts.length > 0 ? [{ text: ' ' }, { text: parts[0]!, ...(color ? { color: look.color } : {}), ...(tile.unseen ? { inverse: true, bold: true } : {}) }] : []),
       ...(parts.length > 1 ? [{ text: ` · ${parts.slice(1).join(' · ')}`, dim: true }] : []),
       { text: ` ${chars.right}`, ...(border ? { color: border } : {}) },
     ];

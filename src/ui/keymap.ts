@@ -12,6 +12,9 @@ export type GridAction =
   | { type: 'next' }
   | { type: 'why' }
   | { type: 'help' }
+  | { type: 'layout' }
+  | { type: 'hide-idle' }
+  | { type: 'mute' }
   | { type: 'quit' };
 
 export interface Binding {
@@ -31,8 +34,11 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], show: '1–9', help: 'select tile 1 to 9', action: (key) => ({ type: 'jump', index: Number(key) - 1 }) },
   { keys: ['enter'], show: '⏎', help: 'focus the selected tile: every key goes to its agent', action: () => ({ type: 'focus' }) },
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
-  { keys: ['n'], show: 'n', help: 'next tile that needs you: blocked, then failed, then done, oldest first', action: () => ({ type: 'next' }) },
+  { keys: ['n'], show: 'n', help: 'next tile that needs you: unseen first, then blocked, failed, done, oldest first', action: () => ({ type: 'next' }) },
   { keys: ['w'], show: 'w', help: 'why the selected tile shows its state: the signals that decided it', action: () => ({ type: 'why' }) },
+  { keys: ['m'], show: 'm', help: 'mute the selected tile (no bell, no notification), and unmute', action: () => ({ type: 'mute' }) },
+  { keys: ['L'], show: 'L', help: 'layout: auto (rows when tiles get small), grid, rows', action: () => ({ type: 'layout' }) },
+  { keys: ['H'], show: 'H', help: 'hide idle tiles, and show them again', action: () => ({ type: 'hide-idle' }) },
   { keys: ['?'], show: '?', help: 'this list of keys', action: () => ({ type: 'help' }) },
   { keys: ['q', 'ctrl-c'], show: 'q', help: 'quit (asks first while an agent is working or blocked)', action: () => ({ type: 'quit' }) },
 ];

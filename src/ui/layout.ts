@@ -15,20 +15,32 @@ export interface Rect {
 export interface TileRect {
   /** Position of the tile in the tile list. */
   readonly index: number;
-  /** The box, borders included. */
+  /** A bordered tile, or a compact one-line row (the rows layout). */
+  readonly kind?: 'tile' | 'row';
+  /** The box, borders included (a row: the whole line). */
   readonly outer: Rect;
-  /** The inside: where the agent's screen is painted, and its pty's size. */
+  /** The inside: where the agent's screen is painted, and its pty's size. For a row: where its
+   * screen's last line is shown. */
   readonly body: Rect;
+}
+
+/** A folder's heading above its rows, when the tiles span several folders. */
+export interface GroupHeading {
+  readonly label: string;
+  readonly y: number;
 }
 
 export type Layout =
   | {
       readonly kind: 'grid';
-      /** Only the tiles that are shown (one when zoomed). */
+      /** Only the tiles that are shown (one when zoomed); rows come after the tiles. */
       readonly tiles: readonly TileRect[];
       readonly columns: number;
       readonly rows: number;
       readonly status: Rect;
+      /** The rows layout: folder headings, and how many rows did not fit above and below. */
+      readonly groups?: readonly GroupHeading[];
+      readonly more?: { readonly above: number; readonly below: number; readonly y: number };
     }
   | {
       readonly kind: 'too-small';
@@ -44,15 +56,32 @@ export const MIN_BODY = { cols: 20, rows: 3 } as const;
  * arrangement maximises min(body width / this, body height). */
 const WIDTH_PER_ROW = 2.5;
 
+/** Below this a tile is not worth reading: the auto layout turns the rest into compact rows. */
+export const USEFUL_BODY = { cols: 40, rows: 8 } as const;
+
+export type LayoutMode = 'auto' | 'grid' | 'rows';
+export const LAYOUT_MODES: readonly LayoutMode[] = ['auto', 'grid', 'rows'];
+
 export interface LayoutInput {
   cols: number;
   rows: number;
   count: number;
   /** Show only this tile (by index), over the whole grid area. */
   zoomed?: number | null;
+  /** auto: the grid while every tile is useful, else the rows layout. */
+  mode?: LayoutMode;
+  /** Tiles left out (hidden idle ones). */
+  hidden?: ReadonlySet<number>;
+  /** The rows layout: the tiles shown large (the selected one and those that need you). */
+  large?: readonly number[];
+  /** The rows layout: each tile's folder, to group rows by; null when all share one. */
+  groups?: readonly string[] | null;
+  /** The rows layout keeps this tile's row in view. */
+  selected?: number;
 }
 
-export function layout({ cols, rows, count, zoomed = null }: LayoutInput): Layout {
+export function layout(input: LayoutInput): Layout {
+  const { cols, rows, count, zoomed = null, mode = 'grid', hidden } = input;
   const status: Rect = { x: 0, y: Math.max(0, rows - 1), width: Math.max(0, cols), height: rows > 0 ? 1 : 0 };
   const area = { width: Math.max(0, cols), height: Math.max(0, rows - 1) };
   if (count <= 0) return { kind: 'grid', tiles: [], columns: 0, rows: 0, status };
@@ -63,21 +92,104 @@ export function layout({ cols, rows, count, zoomed = null }: LayoutInput): Layou
     return { kind: 'grid', tiles: [{ index: zoomed, outer, body: inside(outer) }], columns: 1, rows: 1, status };
   }
 
+  const shown = Array.from({ length: count }, (_, i) => i).filter((i) => !hidden?.has(i));
+  if (shown.length === 0) return { kind: 'grid', tiles: [], columns: 0, rows: 0, status };
+  if (mode === 'rows') return rowsLayout(input, shown, area, status);
+  const grid = gridOf(area, shown, mode === 'auto' ? USEFUL_BODY : MIN_BODY);
+  if (grid) return { kind: 'grid', ...grid, status };
+  if (mode === 'auto') return rowsLayout(input, shown, area, status);
+  return { kind: 'too-small', need: smallestGrowth(cols, rows, shown.length), status };
+}
+
+/** The best grid of `shown` tiles whose bodies are all at least `min`, or null. */
+function gridOf(area: { width: number; height: number }, shown: readonly number[], min: { cols: number; rows: number }): { tiles: TileRect[]; columns: number; rows: number } | null {
+  const count = shown.length;
   let best: { tiles: TileRect[]; columns: number; rows: number; score: number; smallest: number } | null = null;
   for (let columns = 1; columns <= count; columns++) {
     const gridRows = Math.ceil(count / columns);
     // A column count that leaves a whole row empty is the same grid as a smaller one.
     if (gridRows * columns - count >= columns) continue;
-    const tiles = arrange(area, count, columns, gridRows);
-    if (!tiles.every((tile) => fits(tile.outer))) continue;
+    const tiles = arrange(area, count, columns, gridRows).map((tile) => ({ ...tile, index: shown[tile.index] ?? tile.index }));
+    if (!tiles.every((tile) => fits(tile.outer, min))) continue;
     const score = Math.min(...tiles.map((tile) => Math.min(tile.body.width / WIDTH_PER_ROW, tile.body.height)));
     const smallest = Math.min(...tiles.map((tile) => tile.body.width * tile.body.height));
     if (!best || score > best.score || (score === best.score && smallest > best.smallest)) {
       best = { tiles, columns, rows: gridRows, score, smallest };
     }
   }
-  if (!best) return { kind: 'too-small', need: smallestGrowth(cols, rows, count), status };
-  return { kind: 'grid', tiles: best.tiles, columns: best.columns, rows: best.rows, status };
+  return best ? { tiles: best.tiles, columns: best.columns, rows: best.rows } : null;
+}
+
+/**
+ * The rows layout, for more tiles than fit at a useful size: the tiles in `large` (the selected
+ * one and those that need you) as a grid on top, every other tile as one compact row below —
+ * grouped under a heading per folder when they span several, scrolled to keep the selected row in
+ * view when there are more rows than room.
+ */
+function rowsLayout(input: LayoutInput, shown: readonly number[], area: { width: number; height: number }, status: Rect): Layout {
+  const wanted = (input.large ?? []).filter((i) => shown.includes(i));
+  // As many large tiles as fit usefully above at least a few rows, most important first.
+  const minRows = Math.min(shown.length - 1, 3);
+  let large = wanted.slice(0, 6);
+  for (; large.length > 0; large = large.slice(0, -1)) {
+    const rowCount = shown.length - large.length;
+    const rowsHeight = Math.min(rowArea(input, shown, large).length, Math.max(minRows + (rowCount > minRows ? 1 : 0), Math.floor(area.height * 0.55)));
+    const top = gridOf({ width: area.width, height: area.height - rowsHeight }, [...large].sort((a, b) => a - b), USEFUL_BODY);
+    if (top) return finishRows(input, shown, large, top, area, rowsHeight, status);
+  }
+  return finishRows(input, shown, [], { tiles: [], columns: 0, rows: 0 }, area, area.height, status);
+}
+
+type Line = { type: 'row'; index: number } | { type: 'group'; label: string };
+
+/** The lines of the rows area: a heading per folder (when there are several), then its rows. */
+function rowArea(input: LayoutInput, shown: readonly number[], large: readonly number[]): Line[] {
+  const rest = shown.filter((i) => !large.includes(i));
+  const groups = input.groups;
+  if (!groups || new Set(rest.map((i) => groups[i])).size <= 1) return rest.map((index) => ({ type: 'row', index }));
+  const order: string[] = [];
+  for (const i of rest) if (!order.includes(groups[i] ?? '')) order.push(groups[i] ?? '');
+  return order.flatMap((label) => [{ type: 'group' as const, label }, ...rest.filter((i) => (groups[i] ?? '') === label).map((index) => ({ type: 'row' as const, index }))]);
+}
+
+function finishRows(
+  input: LayoutInput,
+  shown: readonly number[],
+  large: readonly number[],
+  top: { tiles: TileRect[]; columns: number; rows: number },
+  area: { width: number; height: number },
+  rowsHeight: number,
+  status: Rect,
+): Layout {
+  const lines = rowArea(input, shown, large);
+  const y0 = area.height - rowsHeight;
+  let first = 0;
+  let visible = rowsHeight;
+  if (lines.length > rowsHeight) {
+    // One line says how many rows are not shown; keep the selected row in view.
+    visible = Math.max(1, rowsHeight - 1);
+    const at = lines.findIndex((l) => l.type === 'row' && l.index === input.selected);
+    first = Math.max(0, Math.min(lines.length - visible, at < 0 ? 0 : at - Math.floor(visible / 2)));
+  }
+  const window = lines.slice(first, first + visible);
+  const rowRects: TileRect[] = [];
+  const groups: GroupHeading[] = [];
+  window.forEach((line, k) => {
+    const y = y0 + k;
+    if (line.type === 'group') groups.push({ label: line.label, y });
+    else rowRects.push({ index: line.index, kind: 'row', outer: { x: 0, y, width: area.width, height: 1 }, body: rowPreview(area.width, y) });
+  });
+  const hiddenRows = (from: number, to: number) => lines.slice(from, to).filter((l) => l.type === 'row').length;
+  const more = lines.length > rowsHeight ? { above: hiddenRows(0, first), below: hiddenRows(first + visible, lines.length), y: y0 + visible } : undefined;
+  return { kind: 'grid', tiles: [...top.tiles, ...rowRects], columns: top.columns, rows: top.rows, status, groups, ...(more ? { more } : {}) };
+}
+
+/** Where a row shows its screen's last line: after the name, state and source columns. */
+export const ROW_LABEL_WIDTH = 58;
+
+function rowPreview(width: number, y: number): Rect {
+  const x = Math.min(width, ROW_LABEL_WIDTH);
+  return { x, y, width: Math.max(0, width - x), height: 1 };
 }
 
 /** `count` tiles in `gridRows` rows of `columns`; a short last row stretches its tiles to the full
@@ -111,8 +223,8 @@ function inside(outer: Rect): Rect {
   return { x: outer.x + 1, y: outer.y + 1, width: Math.max(0, outer.width - 2), height: Math.max(0, outer.height - 2) };
 }
 
-function fits(outer: Rect): boolean {
-  return outer.width - 2 >= MIN_BODY.cols && outer.height - 2 >= MIN_BODY.rows;
+function fits(outer: Rect, min: { cols: number; rows: number } = MIN_BODY): boolean {
+  return outer.width - 2 >= min.cols && outer.height - 2 >= min.rows;
 }
 
 function needFor(columns: number, gridRows: number): { cols: number; rows: number } {

@@ -7,8 +7,10 @@ import type { InputModes } from '../session/screen.js';
 import type { TileStateName } from '../verdict/state.js';
 import type { InputEvent } from './input-parser.js';
 import { DOUBLE_PRESS_MS, gridAction, showKey } from './keymap.js';
-import { neighbour } from './layout.js';
-import type { TileRect } from './layout.js';
+import { looked, NO_ATTENTION, toggleMute } from './attention.js';
+import type { Attention } from './attention.js';
+import { LAYOUT_MODES, neighbour } from './layout.js';
+import type { LayoutMode, TileRect } from './layout.js';
 
 export type Overlay = { type: 'help' } | { type: 'why'; tileId: number } | { type: 'quit'; busy: number };
 
@@ -26,6 +28,10 @@ export interface UiState {
   readonly typed: string | null;
   /** A short note for the status line, until a time. */
   readonly note: { readonly text: string; readonly until: number } | null;
+  readonly attention: Attention;
+  readonly layoutMode: LayoutMode;
+  /** Idle tiles are left out of the layout (the selected one never is). */
+  readonly hideIdle: boolean;
 }
 
 export const INITIAL_UI: UiState = {
@@ -37,6 +43,9 @@ export const INITIAL_UI: UiState = {
   windowFocused: true,
   typed: '',
   note: null,
+  attention: NO_ATTENTION,
+  layoutMode: 'auto',
+  hideIdle: false,
 };
 
 /** What the reducer needs to know of a tile. */
@@ -53,6 +62,7 @@ export interface InputContext {
   readonly tiles: readonly TileSummary[];
   /** The grid as laid out without zoom: directions follow what the eye sees there. */
   readonly grid: readonly TileRect[];
+  /** The key that leaves the focused tile (its own, or the default). */
   readonly escapeKey: string;
 }
 
@@ -117,13 +127,26 @@ function gridInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };
       if (tile.state === 'exited') return { state: noted(base, `tile ${tile.id} has exited`, ctx.now), effects: [] };
-      return { state: { ...base, mode: 'focus', typed: '' }, effects: [...seenIfDone(tile), ...focusEffects(tile, true)] };
+      return { state: lookAt({ ...base, mode: 'focus', typed: '' }, tile), effects: [...seenIfDone(tile), ...focusEffects(tile, true)] };
     }
     case 'zoom': {
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };
-      return { state: { ...base, zoomed: !base.zoomed }, effects: base.zoomed ? [] : seenIfDone(tile) };
+      if (base.zoomed) return { state: { ...base, zoomed: false }, effects: [] };
+      return { state: lookAt({ ...base, zoomed: true }, tile), effects: seenIfDone(tile) };
     }
+    case 'mute': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      const attention = toggleMute(base.attention, tile.id);
+      return { state: noted({ ...base, attention }, `tile ${tile.id} ${attention.muted.includes(tile.id) ? 'muted: no bell, no notification' : 'unmuted'}`, ctx.now), effects: [] };
+    }
+    case 'layout': {
+      const layoutMode = LAYOUT_MODES[(LAYOUT_MODES.indexOf(base.layoutMode) + 1) % LAYOUT_MODES.length] ?? 'auto';
+      return { state: noted({ ...base, layoutMode }, `layout: ${layoutMode}`, ctx.now), effects: [] };
+    }
+    case 'hide-idle':
+      return { state: noted({ ...base, hideIdle: !base.hideIdle }, base.hideIdle ? 'idle tiles shown' : 'idle tiles hidden (H shows them)', ctx.now), effects: [] };
     case 'next':
       return nextThatNeedsYou(base, ctx);
     case 'why': {
@@ -158,7 +181,7 @@ function focusInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }
   if (!tile || tile.state === 'exited') return { state: { ...state, mode: 'grid' }, effects: [] };
   if (event.type === 'paste') {
     const data = tile.modes?.bracketedPaste ? `\x1b[200~${event.text}\x1b[201~` : event.text;
-    return { state: { ...state, typed: state.typed === null ? null : state.typed + event.text }, effects: [...seenIfDone(tile), { type: 'write', tileId: tile.id, data }] };
+    return { state: lookAt({ ...state, typed: state.typed === null ? null : state.typed + event.text }, tile), effects: [...seenIfDone(tile), { type: 'write', tileId: tile.id, data }] };
   }
   if (event.name === ctx.escapeKey) {
     return { state: { ...state, mode: 'grid', leftFocusAt: ctx.now, note: { text: `press ${showKey(ctx.escapeKey)} again to send it to the agent`, until: ctx.now + DOUBLE_PRESS_MS } }, effects: focusEffects(tile, false) };
@@ -166,9 +189,9 @@ function focusInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }
   const effects: UiEffect[] = [...seenIfDone(tile), { type: 'write', tileId: tile.id, data: encodeKey(event.raw, tile.modes) }];
   if (event.name === 'enter') {
     effects.push({ type: 'prompt', tileId: tile.id, local: (state.typed ?? '').trimStart().startsWith('/') });
-    return { state: { ...state, typed: '' }, effects };
+    return { state: lookAt({ ...state, typed: '' }, tile), effects };
   }
-  return { state: { ...state, typed: nextTyped(state.typed, event.name, event.raw) }, effects };
+  return { state: lookAt({ ...state, typed: nextTyped(state.typed, event.name, event.raw) }, tile), effects };
 }
 
 /** What the prompt line holds after a key, as far as keys tell (null once they cannot). */
@@ -190,26 +213,36 @@ export function encodeKey(raw: string, modes: InputModes | undefined): string {
 function select(state: UiState, index: number | null, ctx: InputContext): Step {
   if (index === null || index === state.selected) return { state, effects: [] };
   const tile = ctx.tiles[index];
-  return { state: { ...state, selected: index }, effects: state.zoomed && tile ? seenIfDone(tile) : [] };
+  const next = { ...state, selected: index };
+  return state.zoomed && tile ? { state: lookAt(next, tile), effects: seenIfDone(tile) } : { state: next, effects: [] };
 }
 
-/** Blocked first, then failed, then done; the one waiting longest first; cycling through them. */
-export function needsYou(tiles: readonly TileSummary[]): number[] {
+/**
+ * The tiles that need you, in the order `n` visits them: what you have not seen first; then
+ * blocked, failed, done; the one waiting longest first.
+ */
+export function needsYou(tiles: readonly TileSummary[], unseen: readonly number[] = []): number[] {
   const rank: Partial<Record<TileStateName, number>> = { blocked: 0, failed: 1, done: 2 };
   return tiles
-    .map((tile, index) => ({ index, rank: rank[tile.state], since: tile.sinceMs }))
-    .filter((t): t is { index: number; rank: number; since: number } => t.rank !== undefined)
-    .sort((a, b) => a.rank - b.rank || b.since - a.since || a.index - b.index)
+    .map((tile, index) => ({ index, rank: rank[tile.state], since: tile.sinceMs, fresh: unseen.includes(tile.id) ? 0 : 1 }))
+    .filter((t): t is { index: number; rank: number; since: number; fresh: number } => t.rank !== undefined || t.fresh === 0)
+    .sort((a, b) => a.fresh - b.fresh || (a.rank ?? 3) - (b.rank ?? 3) || b.since - a.since || a.index - b.index)
     .map((t) => t.index);
 }
 
 function nextThatNeedsYou(state: UiState, ctx: InputContext): Step {
-  const order = needsYou(ctx.tiles);
+  const order = needsYou(ctx.tiles, state.attention.unseen);
   if (order.length === 0) return { state: noted(state, 'no tile needs you', ctx.now), effects: [] };
   const at = order.indexOf(state.selected);
   const to = order[(at + 1) % order.length] ?? order[0]!;
   if (to === state.selected) return { state: noted(state, 'this is the only tile that needs you', ctx.now), effects: [] };
   return select(state, to, ctx);
+}
+
+/** The user looks at the tile closely: nothing of it is unseen any more. */
+function lookAt(state: UiState, tile: TileSummary): UiState {
+  const attention = looked(state.attention, tile.id);
+  return attention === state.attention ? state : { ...state, attention };
 }
 
 function seenIfDone(tile: TileSummary): UiEffect[] {

@@ -39,6 +39,7 @@ function model(overrides: Partial<GridModel> = {}): GridModel {
     escapeKey: DEFAULT_ESCAPE_KEY,
     overlay: null,
     note: null,
+    hidden: 0,
     ...overrides,
   };
 }

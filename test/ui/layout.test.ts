@@ -96,3 +96,54 @@ describe('neighbour', () => {
     expect(neighbour(tiles, 4, 'down')).toBeNull();
   });
 });
+
+describe('layout: many tiles', () => {
+  it('auto keeps the grid while every tile is readable (40×8 or more)', () => {
+    const l = grid(layout({ cols: 200, rows: 50, count: 6, mode: 'auto' }));
+    expect(l.tiles.every((t) => t.kind !== 'row')).toBe(true);
+    expect(l.tiles.every((t) => t.body.width >= 40 && t.body.height >= 8)).toBe(true);
+    // Two tiles in 80×24 stack rather than fall below 40 columns each.
+    expect(grid(layout({ cols: 80, rows: 24, count: 2, mode: 'auto' })).columns).toBe(1);
+  });
+
+  it('at twenty tiles in 120×40, shows the selected and those that need you large, every other as a row', () => {
+    const l = grid(layout({ cols: 120, rows: 40, count: 20, mode: 'auto', large: [7, 2, 15], selected: 7 }));
+    const big = l.tiles.filter((t) => t.kind !== 'row');
+    const rows = l.tiles.filter((t) => t.kind === 'row');
+    expect(big.map((t) => t.index).sort((a, b) => a - b)).toEqual([2, 7, 15]);
+    expect(big.every((t) => t.body.width >= 40 && t.body.height >= 8)).toBe(true);
+    // Every tile is somewhere, once.
+    expect([...l.tiles.map((t) => t.index)].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(rows).toHaveLength(17);
+    expect(new Set(rows.map((r) => r.outer.y)).size).toBe(17);
+    expect(rows.every((r) => r.outer.y < 39 && r.outer.height === 1)).toBe(true);
+    expect(l.more).toBeUndefined();
+  });
+
+  it('groups rows under a heading per folder when tiles span several', () => {
+    const groups = Array.from({ length: 10 }, (_, i) => (i < 4 ? 'api' : i < 7 ? 'web' : 'docs'));
+    const l = grid(layout({ cols: 120, rows: 40, count: 10, mode: 'rows', large: [0], groups }));
+    expect(l.groups?.map((g) => g.label)).toEqual(['api', 'web', 'docs']);
+    const rowsOf = (label: string) => {
+      const heading = l.groups!.find((g) => g.label === label)!;
+      return l.tiles.filter((t) => t.kind === 'row' && t.outer.y > heading.y);
+    };
+    expect(rowsOf('docs').map((t) => t.index)).toEqual([7, 8, 9]);
+  });
+
+  it('scrolls a long list of rows to keep the selected one in view, and says how many are hidden', () => {
+    const l = grid(layout({ cols: 100, rows: 20, count: 60, mode: 'rows', large: [40], selected: 40 }));
+    const rows = l.tiles.filter((t) => t.kind === 'row');
+    expect(l.more).toBeDefined();
+    const big = l.tiles.filter((t) => t.kind !== 'row').length;
+    expect(l.more!.above + l.more!.below + rows.length + big).toBe(60);
+    expect(l.tiles.some((t) => t.index === 40)).toBe(true);
+    const l2 = grid(layout({ cols: 100, rows: 20, count: 60, mode: 'rows', large: [], selected: 55 }));
+    expect(l2.tiles.some((t) => t.index === 55)).toBe(true);
+  });
+
+  it('leaves hidden tiles out', () => {
+    const l = grid(layout({ cols: 120, rows: 40, count: 4, hidden: new Set([1, 2]) }));
+    expect(l.tiles.map((t) => t.index)).toEqual([0, 3]);
+  });
+});

@@ -4,10 +4,13 @@
  * which something it shows changed.
  */
 import { Box, Text } from 'ink';
+import { printable } from '../../platform/printable.js';
 import type { HeaderTile } from '../header.js';
+import { ROW_LABEL_WIDTH } from '../layout.js';
 import type { Layout, Rect } from '../layout.js';
 import type { OverlayContent } from '../overlay.js';
 import type { UiState } from '../ui-state.js';
+import { CompactRow } from './compact-row.js';
 import { OverlayBox } from './overlay-box.js';
 import { StatusLine } from './status-line.js';
 import { TileFrame } from './tile-frame.js';
@@ -23,6 +26,8 @@ export interface GridModel {
   overlay: { content: OverlayContent; rect: Rect } | null;
   /** The status line's note, if one is showing. */
   note: string | null;
+  /** How many idle tiles are hidden (H). */
+  hidden: number;
 }
 
 export function GridView({ model }: { model: GridModel }) {
@@ -31,10 +36,17 @@ export function GridView({ model }: { model: GridModel }) {
   return (
     <Box width={cols} height={rows} flexDirection="column">
       {layout.kind === 'grid' ? (
-        layout.tiles.map(({ index, outer }) => {
+        layout.tiles.map(({ index, outer, kind }) => {
           const tile = tiles[index];
           if (!tile) return null;
           const selected = index === ui.selected;
+          if (kind === 'row') {
+            return (
+              <Box key={tile.id} position="absolute" marginLeft={outer.x} marginTop={outer.y} width={Math.min(outer.width, ROW_LABEL_WIDTH)} height={1}>
+                <CompactRow tile={tile} width={Math.min(outer.width, ROW_LABEL_WIDTH)} selected={selected} color={color} />
+              </Box>
+            );
+          }
           const frame = selected ? (ui.mode === 'focus' ? 'double' : 'bold') : 'round';
           return <TileFrame key={tile.id} tile={tile} outer={outer} frame={frame} selected={selected} color={color} />;
         })
@@ -51,11 +63,29 @@ export function GridView({ model }: { model: GridModel }) {
           </Text>
         </Box>
       )}
+      {layout.kind === 'grid'
+        ? (layout.groups ?? []).map((group) => (
+            <Box key={`group-${group.y}`} position="absolute" marginTop={group.y} width={cols} height={1}>
+              <Text dimColor wrap="truncate">
+                {`── ${printable(group.label)} ${'─'.repeat(Math.max(0, cols - group.label.length - 4))}`}
+              </Text>
+            </Box>
+          ))
+        : null}
+      {layout.kind === 'grid' && layout.more ? (
+        <Box position="absolute" marginTop={layout.more.y} width={cols} height={1}>
+          <Text dimColor wrap="truncate">
+            {`   ${layout.more.above > 0 ? `↑ ${layout.more.above} more above` : ''}${layout.more.above > 0 && layout.more.below > 0 ? ' · ' : ''}${layout.more.below > 0 ? `↓ ${layout.more.below} more below` : ''}`}
+          </Text>
+        </Box>
+      ) : null}
       {model.overlay ? <OverlayBox content={model.overlay.content} rect={model.overlay.rect} color={color} /> : null}
       <Box position="absolute" marginTop={layout.status.y} width={cols} height={1}>
         <StatusLine
           width={cols}
           states={tiles.map((t) => t.state)}
+          unseen={tiles.filter((t) => t.unseen).length}
+          hidden={model.hidden}
           mode={ui.mode}
           focusedName={selectedTile ? `${selectedTile.id} ${selectedTile.name}` : null}
           zoomed={ui.zoomed}

@@ -14,11 +14,15 @@ export interface StatusLineProps {
   escapeKey: string;
   note: string | null;
   color: boolean;
+  /** Tiles that rang and were not looked at yet. */
+  unseen?: number;
+  /** Idle tiles left out of the layout. */
+  hidden?: number;
 }
 
 const ORDER: TileStateName[] = ['blocked', 'failed', 'done', 'working', 'starting', 'idle', 'unknown', 'exited'];
 
-export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey, note, color }: StatusLineProps) {
+export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey, note, color, unseen = 0, hidden = 0 }: StatusLineProps) {
   const counts = ORDER.map((state) => ({ state, n: states.filter((s) => s === state).length })).filter((c) => c.n > 0);
   const hints =
     mode === 'focus'
@@ -44,6 +48,8 @@ export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey
             </Text>
           ))
         ) : null}
+        {!note && unseen > 0 ? <Text bold>{` · ${unseen} unseen`}</Text> : null}
+        {!note && hidden > 0 ? <Text dimColor>{` · ${hidden} idle hidden`}</Text> : null}
       </Text>
       <Box flexGrow={1} />
       <Text dimColor wrap="truncate">

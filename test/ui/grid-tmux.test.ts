@@ -6,82 +6,15 @@
  * `CI` is cleared for the belltower under test: with it set, the demo prints lines instead of
  * opening the grid.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { closeAll, exited, expectRestored, headers, keepFolder, simSpec, start } from '../support/grid-session.js';
+import { headerOf, stateOf, tmuxMissing } from '../support/tmux.js';
 
-const repo = join(import.meta.dirname, '..', '..');
-const bin = join(repo, 'bin', 'belltower.js');
-const sim = join(repo, 'demo', 'sim-agent.mjs');
 const missing = tmuxMissing();
-
-const opened: Tmux[] = [];
-const folders: string[] = [];
-afterEach(() => {
-  for (const t of opened.splice(0)) t.close();
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
-});
-
-function q(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Start belltower with `args` in a fresh tmux window; the script records the terminal's modes
- * before and after, and prints markers around the run. */
-function start(args: string[], size = { cols: 160, rows: 45 }, node: string[] = []): { tmux: Tmux; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'belltower-grid-'));
-  folders.push(dir);
-  const command = [
-    `stty -a > ${dir}/stty-before`,
-    `echo BEFORE-BELLTOWER`,
-    `${q(process.execPath)} ${node.map(q).join(' ')} ${q(bin)} ${args.map(q).join(' ')} 2> ${dir}/stderr`,
-    `echo "EXIT=$?" > ${dir}/exit`,
-    `stty -a > ${dir}/stty-after`,
-    `echo AFTER-BELLTOWER`,
-    `sleep 600`,
-  ].join('\n');
-  const env: Record<string, string | undefined> = { ...process.env, CI: undefined, BELLTOWER_STATE_DIR: join(dir, 'state'), NO_COLOR: undefined };
-  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') env[name] = undefined;
-  const tmux = new Tmux({ ...size, command, env, cwd: repo });
-  opened.push(tmux);
-  return { tmux, dir };
-}
-
-/** A simulated agent as a command tile (named `node`, `node-2`, … after its command). */
-function simSpec(name: string, plan: string): string {
-  return `${q(process.execPath)} ${q(sim)} ${name} ${plan}`;
-}
-
-function exitCode(dir: string): number | null {
-  try {
-    const m = /EXIT=(\d+)/.exec(readFileSync(join(dir, 'exit'), 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
-}
-
-async function exited(tmux: Tmux, dir: string): Promise<number> {
-  await tmux.until('belltower to exit', () => exitCode(dir) !== null, 15_000);
-  await tmux.waitFor('the script after belltower', (s) => s.includes('AFTER-BELLTOWER'));
-  return exitCode(dir)!;
-}
-
-/** The terminal is as it was: main screen with what was there before, cursor shown, same modes. */
-function expectRestored(tmux: Tmux, dir: string): void {
-  expect(tmux.show('#{alternate_on}')).toBe('0');
-  expect(tmux.show('#{cursor_flag}')).toBe('1');
-  const screen = tmux.screen();
-  expect(screen).toContain('BEFORE-BELLTOWER');
-  expect(readFileSync(join(dir, 'stty-after'), 'utf8')).toBe(readFileSync(join(dir, 'stty-before'), 'utf8'));
-  // Nothing but frames reached the terminal while belltower ran.
-  expect(readFileSync(join(dir, 'stderr'), 'utf8')).toBe('');
-}
-
-const TILE = /[╭┏╔] \d+ \S+ /;
-const headers = (screen: string) => screen.split('\n').flatMap((line) => line.match(new RegExp(TILE.source, 'g')) ?? []);
+afterEach(() => closeAll());
 
 describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
   it('opens the demo, moves, zooms, focuses, types into a tile, leaves focus, resizes, and quits cleanly', async () => {
@@ -115,10 +48,20 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     tmux.keys('C-\\');
     await tmux.waitFor('back in the grid', (s) => s.includes('belltower · 5 tiles') && /┏ 1 api /.test(s));
 
+    // At 100×30 five tiles cannot all be 40×8: the selected one large, the others as rows.
     tmux.resize(100, 30);
-    await tmux.waitFor('the grid laid out again at 100×30', (s) => headers(s).length === 5 && s.split('\n')[0]!.length <= 100 && /belltower · 5/.test(s));
+    screen = await tmux.waitFor('the rows layout at 100×30', (s) => headers(s).length >= 1 && /^ {2}\d+ \S+ +[●◆✓○■✗?…]/m.test(s) && /belltower · 5/.test(s));
+    for (const name of ['api', 'web', 'docs', 'tests', 'notes']) expect(screen).toContain(name);
+    tmux.keys('L');
+    await tmux.waitFor('the grid, chosen with L', (s) => headers(s).length === 5);
+    tmux.keys('L', 'L');
+    await tmux.waitFor('auto again: rows', (s) => headers(s).length < 5);
+    // Even at 40×10 every tile still shows, as a row; the forced grid says the terminal is too small.
     tmux.resize(40, 10);
+    await tmux.waitFor('five rows at 40×10', (s) => ['api', 'web', 'docs', 'tests', 'notes'].every((name) => s.includes(name)));
+    tmux.keys('L');
     await tmux.waitFor('the too-small message', (s) => s.includes('belltower needs a larger terminal'));
+    tmux.keys('L', 'L');
     tmux.resize(160, 45);
     await tmux.waitFor('the grid again', (s) => headers(s).length === 5);
 
@@ -127,12 +70,13 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     if (screen.includes('quit belltower?')) tmux.keys('y');
     expect(await exited(tmux, dir)).toBe(0);
     expectRestored(tmux, dir);
-  });
+  }, 60_000);
 
   it('rings exactly one bell per edge into done or blocked, and none for /clear', async () => {
     // One tile that finishes a turn, gets a /clear, and finishes another; one that asks for
     // permission and then finishes. Edges that ring: done, done (tile 1); blocked, done (tile 2).
-    const { tmux, dir } = start([simSpec('one', 'rest:1,work:1,done,rest:2,clear,rest:2,work:1,done,rest:600'), simSpec('two', 'rest:5,work:1,ask:2,work:1,done,rest:600'), '--session', 'bells']);
+    // --quiet-period 0: every edge rings (by default a tile ringing again within 30 s does not).
+    const { tmux, dir } = start([simSpec('one', 'rest:1,work:1,done,rest:2,clear,rest:2,work:1,done,rest:600'), simSpec('two', 'rest:5,work:1,ask:2,work:1,done,rest:600'), '--session', 'bells', '--quiet-period', '0']);
     await tmux.waitFor('two tiles', (s) => headers(s).length === 2);
 
     await tmux.waitFor('tile 1 done', (s) => stateOf(s, 1, 'node') === 'done');
@@ -152,7 +96,7 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     tmux.keys('q');
     expect(await exited(tmux, dir)).toBe(0);
     expectRestored(tmux, dir);
-  });
+  }, 60_000);
 
   it('shows why a tile is in its state, and lists every key', async () => {
     const { tmux, dir } = start([simSpec('solo', 'rest:1,work:1,done,rest:600')]);
@@ -199,8 +143,7 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
   });
 
   it('restores the terminal after a crash, and says in one line where the details are', async () => {
-    const dir0 = mkdtempSync(join(tmpdir(), 'belltower-crash-'));
-    folders.push(dir0);
+    const dir0 = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-crash-')));
     const crash = join(dir0, 'crash.mjs');
     // A real uncaught exception inside the running UI, from a module loaded before belltower.
     writeFileSync(crash, `setTimeout(() => { throw new Error('deliberate crash for the test'); }, 1500);\n`);

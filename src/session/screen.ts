@@ -59,6 +59,7 @@ export class Screen {
   private readonly onReply: (data: string) => void;
   private changes = 0;
   private currentTitle = '';
+  private scrolled = 0;
   private cursorShown = true;
   private disposed = false;
 
@@ -85,6 +86,9 @@ export class Screen {
       for (const listener of this.parsedListeners) guard(listener);
     });
     this.term.buffer.onBufferChange(() => this.changes++);
+    // Every line the buffer scrolls by (also once the scrollback is full and the oldest line
+    // goes): a reader looking back at old lines keeps its place by it.
+    this.term.onScroll(() => this.scrolled++);
     this.term.onTitleChange((title) => (this.currentTitle = title));
     // DECTCEM (CSI ? 25 h/l): xterm tracks it but does not expose it; a painter needs it to show
     // the focused tile's cursor only where the program shows one. Returning false lets xterm's own
@@ -176,6 +180,26 @@ export class Screen {
   /** The visible rows of the active buffer (the alternate screen when a program switched to it). */
   styledRows(): StyledRow[] {
     return Array.from({ length: this.term.rows }, (_, y) => this.styledRow(y));
+  }
+
+  /** Lines in the active buffer: the scrollback kept above the viewport, and the viewport. */
+  get bufferLength(): number {
+    return this.term.buffer.active.length;
+  }
+
+  /** How many times the buffer scrolled up by a line since the screen began. */
+  get scrolledLines(): number {
+    return this.scrolled;
+  }
+
+  /** Line `index` of the active buffer (0 = the oldest kept) as styled runs. */
+  styledLine(index: number, options?: ReadOptions): StyledRow {
+    return readStyledRow(this.term.buffer.active.getLine(index), this.term.cols, this.scratch, options);
+  }
+
+  /** Line `index` of the active buffer as text, trailing blanks trimmed. */
+  lineText(index: number): string {
+    return this.term.buffer.active.getLine(index)?.translateToString(true) ?? '';
   }
 
   /** Lines of the normal buffer that scrolled off the top and are kept (≤ the scrollback). */

@@ -17,7 +17,15 @@ export interface TileScreenView {
   readonly cursor: { x: number; y: number };
   readonly cursorVisible: boolean;
   readonly inputModes: InputModes;
+  /** Which buffer shows: full-screen programs use the alternate one, which keeps no scrollback. */
+  readonly activeBuffer: 'normal' | 'alternate';
+  /** Lines in the active buffer (scrollback and viewport), and how often it scrolled so far. */
+  readonly bufferLength: number;
+  readonly scrolledLines: number;
   styledRow(y: number, options?: ReadOptions): StyledRow;
+  /** Line `index` of the active buffer (0 = the oldest kept). */
+  styledLine(index: number, options?: ReadOptions): StyledRow;
+  lineText(index: number): string;
 }
 
 export type RingState = 'done' | 'blocked' | 'failed';

@@ -1,6 +1,7 @@
 /**
  * `belltower run --headless [SPEC...]`: the sessions run without a UI; every verdict change is one
- * JSON line on stdout. Exits when every session has exited, or on SIGINT/SIGTERM after ending them.
+ * JSON line on stdout. Exits when every session has exited, or on SIGINT, SIGTERM or SIGHUP after
+ * ending every process of every tile; the exit status follows the README's table (exit-codes.ts).
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,8 @@ import { verdictRow } from '../record/verdict-row.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
 import { resolveTiming, TimingError } from '../verdict/timing.js';
+import { EXIT, exitStatus } from './exit-codes.js';
+import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
 
 export interface RunFlags {
@@ -51,7 +54,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   } catch (error) {
     if (error instanceof SpecError || error instanceof TimingError) {
       out.error(`belltower: ${error.message}`);
-      return 2;
+      return EXIT.usage;
     }
     throw error;
   }
@@ -90,43 +93,59 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   });
   tiles.onVerdict((change) => out.line((style.format ?? verdictJson)(change)));
 
+  let stopping: Promise<void> | undefined;
+  const stop = (why: string): Promise<void> => {
+    stopping ??= (async () => {
+      log('info', `headless stop: ${why}`);
+      await tiles.stop();
+    })();
+    return stopping;
+  };
+  // Listening for signals before anything can be reached: a SIGTERM the instant the socket
+  // appears must end the tiles, not kill belltower and orphan them.
+  let endedBy: EndingSignal | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    endedBy ??= signal as EndingSignal;
+    void stop(signal);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, onSignal);
+  const unlisten = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+
   let control: ControlServer | undefined;
   try {
     control = await ControlServer.listen(socketPath(dirs.runtime, session), tiles);
   } catch (error) {
+    unlisten();
     if (error instanceof ControlServerError) {
       out.error(`belltower: ${error.message}`);
-      return 2;
+      return EXIT.usage;
     }
     throw error;
   }
   sweepOrphans(dirs.runtime, Date.now(), { logger: log });
   log('info', 'headless start', { session, specs: launches.map((l) => l.spec), socket: control.path });
 
-  let stopping = false;
-  const stop = async (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log('info', `headless stop: ${why}`);
-    await tiles.stop();
-  };
-  const onSignal = (signal: NodeJS.Signals) => void stop(signal);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => void stop('time is up'), style.stopAfterMs);
   try {
-    for (const [i, launch] of launches.entries()) await tiles.add(launch, style.names?.[i]);
+    for (const [i, launch] of launches.entries()) {
+      if (stopping) break;
+      const tile = await tiles.add(launch, style.names?.[i]);
+      // A signal that came while this tile was starting ended only the tiles before it.
+      if (stopping) void tile.stop();
+    }
     await tiles.allExited();
     if (timer) clearTimeout(timer);
     await stop('every session exited');
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
+    unlisten();
     await control.close();
   }
-  return 0;
+  const status = exitStatus(endedBy, tiles.ends());
+  log('info', `headless exit ${status}`, { endedBy });
+  return status;
 }
 
 /** Why recordings cannot be written into `dir` (created if missing), or null. */

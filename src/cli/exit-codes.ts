@@ -21,6 +21,15 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
+/** The table as `belltower --help` prints it (the README has the same). */
+export const EXIT_STATUS_HELP = `Exit status:
+  0            every tile ended by itself with status 0, or you closed it
+  1            a tile failed to start, or ended by itself with another status or
+               a signal; or an unexpected error ended belltower
+  2            a usage error: nothing started
+  129 130 143  belltower was ended by SIGHUP, SIGINT (Ctrl-C), SIGTERM
+  (wait exits 124 on timeout; replay --check exits 1 when a verdict differs)`;
+
 export type EndingSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** The status for ending on `signal` (128 + its number, as shells report it). */

@@ -76,6 +76,8 @@ for (const [shell, { rc, text }] of Object.entries(SHELLS)) {
 
       tile.send('cd /tmp', true);
       await until('the folder', () => tile.folder === realpathSync('/tmp'));
+      expect(tile.info()).toMatchObject({ folder: realpathSync('/tmp') });
+      expect(tile.info()).not.toHaveProperty('exit');
 
       // Typing the next command is looking at the tile: its done was seen (idle) before it ran.
       expect(changes.map((c) => c.verdict.state)).toEqual(['idle', 'working', 'idle', 'working', 'done', 'idle', 'working', 'failed', 'working', 'idle', 'working', 'idle']);

@@ -42,7 +42,7 @@ for (const [shell, setup] of Object.entries(SHELLS)) {
       mkdirSync(join(home, setup.rc, '..'), { recursive: true });
       mkdirSync(cwd);
       writeFileSync(join(home, setup.rc), setup.text);
-      const env = { ...(process.env as Record<string, string>), HOME: home, CI: '' };
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), HOME: home, CI: '' };
       delete env.ZDOTDIR;
       delete env.XDG_CONFIG_HOME;
       const run = new HeadlessAgent({ spec: shell, env, cwd, dir, session: `fixture-${shell}-${process.pid}`, flags: ['--timing', 'longCommandMs=1000'] });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../src/platform/logger.js';
-import { parseStat } from '../../src/platform/processes.js';
+import { listProcesses, parseStat } from '../../src/platform/processes.js';
 import type { EndTiming } from '../../src/session/end-session.js';
 import { TileSet } from '../../src/tile/tile-set.js';
 import type { VerdictChange } from '../../src/tile/tile.js';
@@ -59,11 +59,16 @@ export async function until(what: string, predicate: () => boolean, timeoutMs = 
 
 /** pgrep's answer (pids) without zombies, empty when nothing matches. A zombie has ended and only
  * waits for its parent to collect it: orphans go to PID 1, and in a container whose PID 1 does not
- * reap (this machine's does not), pgrep lists them long after they died. */
-export function pgrep(...args: string[]): number[] {
+ * reap (this machine's does not), pgrep lists them long after they died. Without pgrep, the same
+ * question (-g PGID, -s SID, -P PPID) is asked of /proc. */
+export function pgrep(flag: '-g' | '-s' | '-P', id: string): number[] {
+  if (!HAS_PGREP) {
+    const field = flag === '-g' ? 'pgid' : flag === '-s' ? 'sid' : 'ppid';
+    return (listProcesses() ?? []).filter((p) => p[field] === Number(id) && p.state !== 'Z').map((p) => p.pid);
+  }
   let pids: number[];
   try {
-    pids = execFileSync('pgrep', args, { encoding: 'utf8' })
+    pids = execFileSync('pgrep', [flag, id], { encoding: 'utf8' })
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map(Number);
@@ -88,3 +93,5 @@ export function installed(command: string): boolean {
     return false;
   }
 }
+
+const HAS_PGREP = installed('pgrep');

@@ -7,7 +7,8 @@
  * background jobs running for good, adopted by init.
  *
  * Where /proc cannot be read, the child's own process group is signalled instead (jobs of an
- * interactive shell in other groups are then only reached through the shell's own SIGHUP).
+ * interactive shell in other groups are then only reached through the shell's own SIGHUP), and
+ * only while the child runs: after that its number cannot be told from a stranger's.
  *
  * Processes that leave the session on purpose (setsid, a daemon's double fork) are not the tile's
  * any more: belltower does not signal them; the tile reports them (see markedOutside).
@@ -43,6 +44,9 @@ export interface EndReport {
 
 export interface EndOptions {
   timing?: EndTiming;
+  /** The child (the session's leader) has exited and been reaped: its number may since have been
+   * given to an unrelated process. */
+  leaderGone?: boolean;
   /** The system's processes (tests and other platforms pass their own); null: cannot list. */
   list?: () => readonly ProcessEntry[] | null;
   kill?: (pid: number, signal: NodeJS.Signals | 0) => void;
@@ -74,6 +78,17 @@ export async function endSession(sid: number, options: EndOptions = {}): Promise
     if (members !== null) return members.length;
     return groupAlive() ? 1 : 0;
   };
+
+  // Once the leader is gone its pid can be given to a new process only after every process of its
+  // session has ended (the kernel keeps a session's id in use while it has members). A live
+  // process holding that number is therefore someone else's session: nothing here is ours.
+  if (options.leaderGone) {
+    const all = list();
+    if (all === null || all.some((p) => p.pid === sid && p.state !== 'Z')) {
+      options.log?.(`session ${sid}: ${all === null ? 'cannot be listed' : 'its id now belongs to another process'} after its leader exited; nothing to end`);
+      return { sent, survivors: [] };
+    }
+  }
 
   const steps: [EndSignal, number][] = [
     ['SIGHUP', timing.hupGraceMs],

@@ -199,8 +199,6 @@ export class Tile {
       onEffects: (effects) => this.effects(effects),
       onProblem: (problem) => log('warn', `tile ${this.id}: ${problem}`),
     });
-    // A child that could not even be forked has no start to report: its exit says why.
-    if (this.session.pid !== undefined) this.ingest({ type: 'spawn' });
     this.session.onOutput((data) => this.pipeline.ptyReceived(data, this.t()));
     this.session.onOsc((code, payload) => {
       if (code === FOLDER_OSC_CODE) this.currentFolder = parseFolder(payload) ?? this.currentFolder;
@@ -220,6 +218,9 @@ export class Tile {
             logger: log,
           })
         : null;
+    // A child that could not even be forked has no start to report: its exit says why. (Its output
+    // cannot arrive before this: it is read asynchronously.)
+    if (this.session.pid !== undefined) this.ingest({ type: 'spawn' });
   }
 
   /** Milliseconds since the tile started: the clock of its recording and its verdicts. */
@@ -336,6 +337,7 @@ export class Tile {
     if (pid !== undefined) {
       const report = await endSession(pid, {
         ...(this.options.endTiming ? { timing: this.options.endTiming } : {}),
+        leaderGone: this.session.exit !== undefined,
         log: (message) => log('info', `tile ${this.id}: ${message}`),
       });
       survivors = report.survivors;

@@ -13,7 +13,7 @@ import type { AgentProfile } from '../agents/profile.js';
 import { profileFor } from '../agents/registry.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
-import { listProcesses, markedOutside, sessionMembers } from '../platform/processes.js';
+import { listProcesses, sessionMembers } from '../platform/processes.js';
 import { shellKind, shellLaunch } from '../agents/shell-integration.js';
 import { DEFAULT_END_TIMING, endSession, waitUntil } from '../session/end-session.js';
 import type { EndTiming } from '../session/end-session.js';
@@ -32,6 +32,8 @@ import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
 import { createBannerReader } from './banner-reader.js';
+import { exitEvidence, leftovers } from './tile-end.js';
+import type { TileEnd } from './tile-end.js';
 import { TilePipeline } from './tile-pipeline.js';
 
 export interface TileOptions {
@@ -66,19 +68,7 @@ export interface TileOptions {
   onRing?: (tile: Tile, state: string) => void;
 }
 
-/** How the tile's process ended, as the exit status of belltower needs it. */
-export interface TileEnd {
-  code: number | null;
-  signal: string | null;
-  /** Why it never started. */
-  error?: string;
-  /** belltower ended it (the user closed the tile, or quit). */
-  closed: boolean;
-  /** Processes of its session still running when it was reported. */
-  remaining: number;
-  /** Processes that left its session (daemons) and run on. */
-  detached: number;
-}
+export type { TileEnd } from './tile-end.js';
 
 export interface VerdictChange {
   tile: Tile;
@@ -370,23 +360,15 @@ export class Tile {
   private report(info: ExitInfo, closed: boolean, survivors?: number): void {
     if (this.exited) return;
     const pid = this.session.pid;
-    const all = pid === undefined ? [] : listProcesses() ?? [];
-    const remaining = survivors ?? (pid === undefined ? 0 : sessionMembers(all, pid).length);
-    const detached = pid === undefined ? [] : markedOutside(all, this.marker, pid);
-    if (remaining > 0 && !closed) this.options.logger('info', `tile ${this.id}: the child exited; ${remaining} process(es) of its session still run`);
-    if (detached.length > 0) {
-      this.options.logger('warn', `tile ${this.id}: ${detached.length} process(es) left the tile's session and run on (not ended by belltower): ${detached.map((p) => `${p.pid} ${p.name}`).join(', ')}`);
+    const left = pid === undefined ? { remaining: [], detached: [] } : leftovers(pid, this.marker);
+    const remaining = survivors ?? left.remaining.length;
+    const log = this.options.logger;
+    if (remaining > 0 && !closed) log('info', `tile ${this.id}: the child exited; ${remaining} process(es) of its session still run`);
+    if (left.detached.length > 0) {
+      log('warn', `tile ${this.id}: ${left.detached.length} process(es) left the tile's session and run on (not ended by belltower): ${left.detached.map((p) => `${p.pid} ${p.name}`).join(', ')}`);
     }
-    this.end = { code: info.code ?? null, signal: info.signal ?? null, ...(info.error ? { error: info.error } : {}), closed, remaining, detached: detached.length };
-    this.ingest({
-      type: 'exit',
-      code: this.end.code,
-      signal: this.end.signal,
-      ...(info.error ? { error: info.error } : {}),
-      ...(closed ? { closed: true } : {}),
-      ...(remaining > 0 ? { remaining } : {}),
-      ...(detached.length > 0 ? { detached: detached.length } : {}),
-    });
+    this.end = { code: info.code ?? null, signal: info.signal ?? null, ...(info.error ? { error: info.error } : {}), closed, remaining, detached: left.detached.length };
+    this.ingest(exitEvidence(this.end));
     this.exited = true;
     this.finish();
     for (const waiter of this.exitWaiters.splice(0)) waiter();

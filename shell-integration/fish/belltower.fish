@@ -14,7 +14,8 @@ set -q __belltower_marks; and exit 0
 set -g __belltower_marks 1
 
 # fish 4 prints these marks itself.
-if test (string split -f1 . -- $version) -lt 4
+set -l __belltower_major (string split . -- $version)[1]
+if test "$__belltower_major" -lt 4
     function __belltower_prompt --on-event fish_prompt
         printf '\e]133;A\a'
     end

@@ -1,9 +1,11 @@
 /**
  * SPEC → what to run: `claude`, `codex`, `gemini` (optionally with arguments, e.g.
- * "claude --model opus"), `shell` (the user's shell), or any other command line (run by /bin/sh,
- * read with the shell profile).
+ * "claude --model opus"), `shell` (the user's $SHELL), a shell named alone (`bash`, `zsh`, `fish`:
+ * an interactive shell with prompt marks), or any other command line — a plain command, run
+ * directly, or by /bin/sh -c when it has shell syntax.
  */
 import type { AgentName } from './profile.js';
+import { shellKind } from './shell-integration.js';
 
 export interface LaunchSpec {
   agent: AgentName;
@@ -37,10 +39,12 @@ export function parseSpec(spec: string, env: LaunchEnv = process.env): LaunchSpe
     return { agent: 'shell', name: 'shell', file: env.SHELL || '/bin/sh', args: [], spec };
   }
   const name = first.split('/').at(-1) ?? first;
+  // `bash` alone is someone asking for a shell, not for a command that ends.
+  if (words.length === 1 && shellKind(first)) return { agent: 'shell', name, file: first, args: [], spec };
   // A plain command runs directly, so a missing binary is reported by name before anything starts;
   // only shell syntax (pipes, variables, globs, redirections) needs /bin/sh.
-  if (!SHELL_SYNTAX.test(spec)) return { agent: 'shell', name, file: first, args: words.slice(1), spec };
-  return { agent: 'shell', name, file: '/bin/sh', args: ['-c', spec], spec };
+  if (!SHELL_SYNTAX.test(spec)) return { agent: 'command', name, file: first, args: words.slice(1), spec };
+  return { agent: 'command', name, file: '/bin/sh', args: ['-c', spec], spec };
 }
 
 const SHELL_SYNTAX = /[|&;<>()$`\\*?[\]#~=%!{}]|^\s*\w+=/;

@@ -17,7 +17,8 @@ export interface TitleReader {
   classify(title: string): SourceSignal[];
 }
 
-export type AgentName = 'claude' | 'codex' | 'gemini' | 'shell';
+/** `shell`: an interactive shell; `command`: any other command line (`npm test`). */
+export type AgentName = 'claude' | 'codex' | 'gemini' | 'shell' | 'command';
 
 export interface AgentProfile {
   name: AgentName;
@@ -34,6 +35,13 @@ export interface AgentProfile {
   titleRestIsDone: boolean;
   /** Read the completion banner from rendered rows (Claude's `✻ Worked for 7s`). */
   banner: boolean;
+  /** Listen to OSC 133 prompt marks (a shell, or a command that runs one). */
+  promptMarks: boolean;
+  /** The process's exit is the outcome: working from the start, done with 0, failed otherwise. */
+  exitIsOutcome: boolean;
+  /** Input starting with `/` is the agent's own slash command (/clear, /model): no turn of yours.
+   * In a shell, `/usr/bin/make` is just a command. */
+  slashCommands: boolean;
   hooks: ((event: string, payload: Record<string, unknown>) => SourceSignal[]) | null;
   transcript: TranscriptReader | null;
   notify: ((payload: Record<string, unknown>) => SourceSignal[]) | null;

@@ -23,6 +23,9 @@ export const CLAUDE: AgentProfile = {
   // ✳ also shows at a permission prompt and after an API error (observed on 2.1.332).
   titleRestIsDone: false,
   banner: true,
+  promptMarks: false,
+  exitIsOutcome: false,
+  slashCommands: true,
   hooks: claudeHookSignals,
   transcript: claudeTranscriptReader,
   notify: null,
@@ -36,6 +39,9 @@ export const CODEX: AgentProfile = {
   title: titleReader(CODEX_TITLE),
   titleRestIsDone: true,
   banner: false,
+  promptMarks: false,
+  exitIsOutcome: false,
+  slashCommands: true,
   hooks: null,
   transcript: codexRolloutReader,
   notify: codexNotifySignals,
@@ -49,31 +55,49 @@ export const GEMINI: AgentProfile = {
   title: titleReader(GEMINI_TITLE),
   titleRestIsDone: true,
   banner: false,
+  promptMarks: false,
+  exitIsOutcome: false,
+  slashCommands: true,
   hooks: geminiHookSignals,
   transcript: null,
   notify: null,
 };
 
+/** An interactive shell: idle at its prompt, working while a command runs (OSC 133, from
+ * belltower's shell integration or the shell itself). */
 export const SHELL: AgentProfile = {
   name: 'shell',
-  evidence: ['psp', 'title', 'process'],
+  evidence: ['shell', 'psp', 'title', 'process'],
   promptsFromHooks: false,
   answerPsp: true,
   title: titleReader(SHELL_TITLE),
   titleRestIsDone: true,
   banner: false,
+  promptMarks: true,
+  exitIsOutcome: false,
+  slashCommands: false,
   hooks: null,
   transcript: null,
   notify: null,
 };
 
-export const PROFILES: Readonly<Record<AgentName, AgentProfile>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI, shell: SHELL };
+/** Any other command line: working from the start until it exits, then done or failed by its exit
+ * status. What it says itself (OSC 7501, OSC 133) counts while it runs. */
+export const COMMAND: AgentProfile = {
+  ...SHELL,
+  name: 'command',
+  evidence: ['process', 'psp', 'shell', 'title'],
+  exitIsOutcome: true,
+};
+
+export const PROFILES: Readonly<Record<AgentName, AgentProfile>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI, shell: SHELL, command: COMMAND };
 
 export function isAgentName(name: string): name is AgentName {
   return Object.hasOwn(PROFILES, name);
 }
 
-/** The profile for an agent name; any other command is a shell. */
+/** The profile for an agent name. Recordings made before the `command` profile existed name plain
+ * commands `shell`, and an unknown name reads as `shell` too: that is how they were judged. */
 export function profileFor(name: string): AgentProfile {
   return isAgentName(name) ? PROFILES[name] : SHELL;
 }

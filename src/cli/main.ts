@@ -7,6 +7,10 @@ import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { lsCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
 import { demoCommand } from './demo-command.js';
+import { mistypedName } from './did-you-mean.js';
+import { EXIT, EXIT_STATUS_HELP } from './exit-codes.js';
+import { splitWords } from '../agents/launch-spec.js';
+import { launchProblem } from '../session/launch-check.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadless } from './run-command.js';
 import { gridCommand } from './grid-command.js';
@@ -21,7 +25,9 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .description('A terminal multiplexer for coding agents that rings when each one is really done or blocked on you.')
     .version(packageVersion(), '-v, --version')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => out.line(s.trimEnd()), writeErr: (s) => out.error(s.trimEnd()) });
+    .configureOutput({ writeOut: (s) => out.line(s.trimEnd()), writeErr: (s) => out.error(s.trimEnd()) })
+    .helpCommand('help [command]', 'show the help of belltower, or of one command')
+    .addHelpText('after', `\n${EXIT_STATUS_HELP}`);
 
   const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -41,7 +47,10 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
-    .action(async (specs: string[], flags: GridFlags) => setExit(await gridCommand(specs, flags, out)));
+    .action(async (specs: string[], flags: GridFlags) => {
+      if (mistyped(program, specs, out)) return setExit(EXIT.usage);
+      setExit(await gridCommand(specs, flags, out));
+    });
 
   program
     .command('init')
@@ -69,6 +78,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
+    .addHelpText('after', `\n${EXIT_STATUS_HELP}`)
     .action(async (specs: string[], flags: RunFlags) => {
       if (!flags.headless) {
         out.error('belltower run: add --headless (the full-screen UI is `belltower [SPEC...]`)');
@@ -119,6 +129,32 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .action(async (file: string, flags: { json?: boolean; check?: boolean }) => setExit(await replayCommand(file, flags, out)));
 
   return program;
+}
+
+/** Names a first SPEC word may be a typo of: the commands, and the agents a SPEC names. */
+const SPEC_NAMES = ['claude', 'codex', 'gemini', 'shell'];
+
+/** `belltower lss`: a typo of a command, not a program to run. Says so (and what to type) when it is. */
+function mistyped(program: Command, specs: string[], out: Output): boolean {
+  let first: string | undefined;
+  try {
+    first = splitWords(specs[0] ?? '')[0];
+  } catch {
+    return false; // unbalanced quotes: the SPEC parser words that
+  }
+  if (first === undefined) return false;
+  const names = [...program.commands.map((c) => c.name()), 'help', ...SPEC_NAMES];
+  const runnable = (word: string) => launchProblem(word, process.cwd(), process.env) === undefined;
+  const suggestion = mistypedName(first, names, runnable);
+  if (suggestion === null) return false;
+  out.error(
+    [
+      `belltower: "${first}" is neither a belltower command nor a program on your PATH.`,
+      `  did you mean:    belltower ${suggestion}`,
+      '  every command:   belltower help',
+    ].join('\n'),
+  );
+  return true;
 }
 
 export async function main(argv: string[], out: Output = processOutput): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * `belltower run --headless [SPEC...]`: the sessions run without a UI; every verdict change is one
- * JSON line on stdout. Exits when every session has exited, or on SIGINT/SIGTERM after ending them.
+ * JSON line on stdout. Exits when every session has exited, or on SIGINT, SIGTERM or SIGHUP after
+ * ending every process of every tile; the exit status follows the README's table (exit-codes.ts).
  */
 import { join } from 'node:path';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
@@ -11,6 +12,8 @@ import { belltowerDirs } from '../platform/state-dir.js';
 import { verdictRow } from '../record/verdict-row.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
+import { EXIT, exitStatus } from './exit-codes.js';
+import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
 import { prepareRun } from './run-setup.js';
 import type { CommonRunFlags } from './run-setup.js';
@@ -36,14 +39,14 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   const setup = prepareRun(specs.length > 0 ? specs : [DEFAULT_SPEC], flags, `headless-${process.pid}`);
   if ('error' in setup) {
     out.error(`belltower: ${setup.error}`);
-    return 2;
+    return EXIT.usage;
   }
   const { launches, timing, session } = setup;
   const cols = Number(flags.cols ?? 120);
   const rows = Number(flags.rows ?? 40);
   if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
     out.error(`belltower: --cols and --rows must be whole numbers of at least 2 (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
-    return 2;
+    return EXIT.usage;
   }
   const dirs = belltowerDirs();
   const log = fileLogger(join(dirs.log, 'belltower.log'));
@@ -63,43 +66,59 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   });
   tiles.onVerdict((change) => out.line((style.format ?? verdictJson)(change)));
 
+  let stopping: Promise<void> | undefined;
+  const stop = (why: string): Promise<void> => {
+    stopping ??= (async () => {
+      log('info', `headless stop: ${why}`);
+      await tiles.stop();
+    })();
+    return stopping;
+  };
+  // Listening for signals before anything can be reached: a SIGTERM the instant the socket
+  // appears must end the tiles, not kill belltower and orphan them.
+  let endedBy: EndingSignal | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    endedBy ??= signal as EndingSignal;
+    void stop(signal);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, onSignal);
+  const unlisten = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+
   let control: ControlServer | undefined;
   try {
     control = await ControlServer.listen(socketPath(dirs.runtime, session), tiles);
   } catch (error) {
+    unlisten();
     if (error instanceof ControlServerError) {
       out.error(`belltower: ${error.message}`);
-      return 2;
+      return EXIT.usage;
     }
     throw error;
   }
   sweepOrphans(dirs.runtime, Date.now(), { logger: log });
   log('info', 'headless start', { session, specs: launches.map((l) => l.spec), socket: control.path });
 
-  let stopping = false;
-  const stop = async (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log('info', `headless stop: ${why}`);
-    await tiles.stop();
-  };
-  const onSignal = (signal: NodeJS.Signals) => void stop(signal);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => void stop('time is up'), style.stopAfterMs);
   try {
-    for (const [i, launch] of launches.entries()) await tiles.add(launch, { name: style.names?.[i] });
+    for (const [i, launch] of launches.entries()) {
+      if (stopping) break;
+      const tile = await tiles.add(launch, { name: style.names?.[i] });
+      // A signal that came while this tile was starting ended only the tiles before it.
+      if (stopping) void tile.stop();
+    }
     await tiles.allExited();
     if (timer) clearTimeout(timer);
     await stop('every session exited');
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
+    unlisten();
     await control.close();
   }
-  return 0;
+  const status = exitStatus(endedBy, tiles.ends());
+  log('info', `headless exit ${status}`, { endedBy });
+  return status;
 }
 
 /** The verdict line of the command line contract. */

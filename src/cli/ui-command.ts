@@ -24,7 +24,8 @@ import type { NotifyChoice } from '../ui/notify.js';
 import { resolveTiming } from '../verdict/timing.js';
 import { parseDuration } from './duration.js';
 import { UserTerminal } from '../ui/user-terminal.js';
-import { EXIT, exitForSignal } from './exit-codes.js';
+import { EXIT, exitStatus } from './exit-codes.js';
+import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
 import { prepareRun } from './run-setup.js';
 import type { CommonRunFlags } from './run-setup.js';
@@ -142,8 +143,10 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   const quiet = captureStray(log);
   let app: GridApp | null = null;
   let finishing = false;
-  let resolveDone: (code: number) => void = () => {};
-  const done = new Promise<number>((resolve) => (resolveDone = resolve));
+  // How belltower ends: a signal, a crash, or null (q, time is up, the last tile exited).
+  type Ending = EndingSignal | 'crash' | null;
+  let resolveDone: (ending: Ending) => void = () => {};
+  const done = new Promise<Ending>((resolve) => (resolveDone = resolve));
 
   // Whatever happens, the terminal goes back to how it was, first and synchronously.
   const restoreScreen = () => {
@@ -151,31 +154,32 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     terminal.restore();
     quiet.release();
   };
-  const finish = (code: number, why: string) => {
+  const finish = (ending: Ending, why: string) => {
     if (finishing) return;
     finishing = true;
     log('info', `ui stop: ${why}`);
     restoreScreen();
-    resolveDone(code);
+    resolveDone(ending);
   };
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP') => finish(exitForSignal(signal), signal);
+  const onSignal = (signal: EndingSignal) => finish(signal, signal);
   const onCrash = (error: unknown) => {
     log('error', 'crashed', { stack: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     if (finishing) return;
     restoreScreen();
     out.error(`belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`);
-    finish(EXIT.failure, 'crash');
+    finish('crash', 'crash');
   };
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const signals: EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.on(signal, onSignal);
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   const removeExitHook = onExit(() => restoreScreen(), { alwaysLast: true });
   // The terminal going away shows up as EIO on stdout before (or instead of) SIGHUP.
-  const onStdoutError = () => finish(EXIT.sighup, 'the terminal went away');
+  const onStdoutError = () => finish('SIGHUP', 'the terminal went away');
   process.stdout.on('error', onStdoutError);
 
-  const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(EXIT.ok, 'time is up'), style.stopAfterMs);
+  let ending: Ending = null;
+  const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(null, 'time is up'), style.stopAfterMs);
   try {
     terminal.enter();
     const settings = new Map<number, TileSettings>();
@@ -206,15 +210,15 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
         color: wantsColor(process.env),
         depth: colorDepthFrom(process.env),
         logger: log,
-        onQuit: () => finish(EXIT.ok, 'quit'),
+        onQuit: () => finish(null, 'quit'),
       });
       app.start();
-      if (flags.exitWithLastTile) void tiles.allExited().then(() => finish(EXIT.ok, 'every tile exited'));
+      if (flags.exitWithLastTile) void tiles.allExited().then(() => finish(null, 'every tile exited'));
     }
-    return await done;
+    ending = await done;
   } catch (error) {
     onCrash(error);
-    return EXIT.failure;
+    ending = 'crash';
   } finally {
     if (timer) clearTimeout(timer);
     restoreScreen();
@@ -227,6 +231,8 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     removeExitHook();
     if (app) log('info', 'ui painted', { ...app.stats });
   }
+  // The table in the README: a crash is 1; a signal 128 + its number; else how the tiles ended.
+  return ending === 'crash' ? EXIT.failure : exitStatus(ending, tiles.ends());
 }
 
 /** A workspace tile's escape key, already validated with the file. */

@@ -42,10 +42,17 @@ export class ControlServer {
     server.on('connection', (socket) => control.accept(socket, target));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(path, () => {
-        server.off('error', reject);
-        resolve();
-      });
+      // The socket is bound inside listen(): created 0600 from its first instant, not chmod-ed
+      // after a window in which it had the default mode.
+      const umask = process.platform === 'win32' ? undefined : process.umask(0o177);
+      try {
+        server.listen(path, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      } finally {
+        if (umask !== undefined) process.umask(umask);
+      }
     });
     if (process.platform !== 'win32') chmodSync(path, 0o600);
     return control;
@@ -110,11 +117,12 @@ export class ControlServer {
     }
 
     // wait: already there counts as reached; otherwise the next change that gets there.
-    if (reaches(tile.state, request.for)) return reply({ v, id, ok: true, reached: tile });
+    if (reaches(tile, request.for)) return reply({ v, id, ok: true, reached: tile });
     const goal = request.for;
     // An exited tile will never get there: say so now rather than at the timeout.
     const gone = (info: TileInfo): ControlReply => ({ v, id, ok: false, error: `tile ${info.id} (${info.name}) exited (${info.reason}) before becoming ${goal}` });
-    if (tile.state === 'exited' && goal !== 'any') return reply(gone(tile));
+    const ended = (info: TileInfo) => info.state === 'exited' || info.exit !== undefined;
+    if (ended(tile) && goal !== 'any') return reply(gone(tile));
     let settled = false;
     const finish = (message: ControlReply) => {
       if (settled) return;
@@ -128,8 +136,8 @@ export class ControlServer {
     const cancel = () => finish({ v, id, ok: false, error: 'belltower is shutting down' });
     const unsubscribe = target.onChange((changed: TileInfo) => {
       if (changed.id !== tile.id) return;
-      if (goal === 'any' || reaches(changed.state, goal)) finish({ v, id, ok: true, reached: changed });
-      else if (changed.state === 'exited') finish(gone(changed));
+      if (goal === 'any' || reaches(changed, goal)) finish({ v, id, ok: true, reached: changed });
+      else if (ended(changed)) finish(gone(changed));
     });
     const timer = setTimeout(() => finish({ v, id, ok: false, timeout: true, error: `tile ${tile.id} did not become ${goal} within ${request.timeoutMs} ms` }), request.timeoutMs);
     socket.once('close', cancel);

@@ -49,6 +49,11 @@ export interface TileInfo {
   /** The agent's own words for its state: the command it asks to approve, its last answer, its
    * error (from hooks, OSC 7501 `msg`, notify). Free text from the agent: show it escaped. */
   says?: string;
+  /** Once its process has ended: how (`closed`: belltower ended it). A finished command is `done`
+   * or `failed`, so this, not the state, says whether the process still runs. */
+  exit?: { code: number | null; signal: string | null; error?: string; closed: boolean };
+  /** The folder its shell last reported (OSC 7). */
+  folder?: string;
 }
 
 export type ControlReply =
@@ -76,9 +81,11 @@ export function parseRequest(line: string): { ok: true; request: ControlRequest 
   return { ok: true, request: result.data };
 }
 
-/** Does a tile in `state` satisfy `wait --for target`? (`any` is answered by the next change.) */
-export function reaches(state: TileStateName, target: WaitTarget): boolean {
-  return target !== 'any' && state === target;
+/** Does the tile satisfy `wait --for target`? (`any` is answered by the next change.) A finished
+ * command is done or failed, and exited too. */
+export function reaches(tile: Pick<TileInfo, 'state' | 'exit'>, target: WaitTarget): boolean {
+  if (target === 'exited') return tile.state === 'exited' || tile.exit !== undefined;
+  return target !== 'any' && tile.state === target;
 }
 
 export const STATE_NAMES = TILE_STATES;

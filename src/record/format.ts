@@ -10,7 +10,7 @@ import type { TileStateName } from '../verdict/state.js';
 export const RECORDING_FORMAT = 'belltower-recording';
 export const RECORDING_VERSION = 1;
 
-const SOURCES = ['hook', 'psp', 'transcript', 'notify', 'title', 'banner', 'process', 'user', 'engine'] as const;
+const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'title', 'banner', 'process', 'user', 'engine'] as const;
 
 export const headerSchema = z.object({
   type: z.literal('header'),
@@ -41,7 +41,17 @@ const bannerLine = z.object({ type: z.literal('banner'), ...stamp, text: z.strin
 const promptLine = z.object({ type: z.literal('prompt'), ...stamp, local: z.boolean().optional() });
 const seenLine = z.object({ type: z.literal('seen'), ...stamp });
 const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols: z.number().int().positive(), rows: z.number().int().positive() });
-const exitLine = z.object({ type: z.literal('exit'), ...stamp, code: z.number().int().nullable(), signal: z.string().nullable(), error: z.string().optional() });
+const spawnLine = z.object({ type: z.literal('spawn'), ...stamp });
+const exitLine = z.object({
+  type: z.literal('exit'),
+  ...stamp,
+  code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  error: z.string().optional(),
+  closed: z.boolean().optional(),
+  remaining: z.number().int().nonnegative().optional(),
+  detached: z.number().int().nonnegative().optional(),
+});
 const verdictLine = z.object({
   type: z.literal('verdict'),
   ...stamp,
@@ -62,6 +72,7 @@ export const bodyLineSchema = z.discriminatedUnion('type', [
   promptLine,
   seenLine,
   resizeLine,
+  spawnLine,
   exitLine,
   verdictLine,
 ]);
@@ -72,7 +83,7 @@ export type VerdictLine = Extract<RecordingLine, { type: 'verdict' }>;
 export type Evidence = DistributiveOmit<EvidenceLine, 't' | 'seq'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export const LINE_TYPES = ['pty', 'osc', 'banner', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'exit', 'verdict'] as const;
+export const LINE_TYPES = ['pty', 'osc', 'banner', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'spawn', 'exit', 'verdict'] as const;
 
 export class RecordingError extends Error {
   override name = 'RecordingError';

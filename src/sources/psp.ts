@@ -165,7 +165,7 @@ export function pspSignals(payload: string): { signals: SourceSignal[]; error?: 
 }
 
 function describe(record: PspRecord): string {
-  const parts = [`psp ${record.state}`];
+  const parts = [`OSC 7501 ${record.state}`];
   if (record.kind) parts.push(record.kind);
   if (record.progress !== undefined) parts.push(`${record.progress}%`);
   const text = record.msg ?? record.title;

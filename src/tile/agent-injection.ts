@@ -62,6 +62,7 @@ export function inject(input: InjectionInput): Injection | null {
       return { args: session.args, env: session.env, dispose: () => session.dispose() };
     }
     case 'shell':
+    case 'command':
       return null;
   }
 }

@@ -7,6 +7,7 @@ import type { AgentProfile } from '../agents/profile.js';
 import type { Evidence } from '../record/format.js';
 import { processSignals } from '../sources/process.js';
 import { pspSignals } from '../sources/psp.js';
+import { PROMPT_MARK_OSC_CODE, shellSignals } from '../sources/shell.js';
 import type { SourceSignal } from '../verdict/signals.js';
 
 export interface InterpreterState {
@@ -43,8 +44,12 @@ export function interpret(profile: AgentProfile, state: InterpreterState, eviden
       return { state, signals: [{ type: 'prompt', source: 'user', ...(evidence.local ? { local: true } : {}) }] };
     case 'seen':
       return { state, signals: [{ type: 'seen', source: 'user' }] };
-    case 'exit':
-      return { state, signals: processSignals({ kind: 'exit', code: evidence.code, signal: evidence.signal, ...(evidence.error ? { error: evidence.error } : {}) }) };
+    case 'spawn':
+      return { state, signals: processSignals({ kind: 'spawned' }) };
+    case 'exit': {
+      const { type: _type, ...exit } = evidence;
+      return { state, signals: processSignals({ kind: 'exit', ...exit }) };
+    }
     case 'pty':
     case 'resize':
       // Output goes through the screen, which reports its OSCs and banners as their own evidence.
@@ -60,6 +65,11 @@ function readOsc(profile: AgentProfile, code: number, payload: string): { signal
     if (payload === '?') return { signals: [] };
     const read = pspSignals(payload);
     return read.error ? { signals: [], problem: `OSC 7501 ignored: ${read.error}` } : { signals: read.signals };
+  }
+  if (code === PROMPT_MARK_OSC_CODE) {
+    if (!profile.promptMarks) return { signals: [] };
+    const read = shellSignals(payload);
+    return read.error ? { signals: [], problem: `OSC 133 ignored: ${read.error}` } : { signals: read.signals };
   }
   return { signals: [] };
 }

@@ -1,18 +1,20 @@
 /**
  * The running tiles of one belltower, however they are shown (headless or the UI): starts them,
- * shares one hook server among them, answers the control socket, and ends them all.
+ * shares one hook server among them, answers the control socket, restarts and closes them one by
+ * one, and ends them all.
  */
 import { join } from 'node:path';
 import type { LaunchSpec } from '../agents/launch-spec.js';
-import type { RingState, TileScreenView, WorkspaceView } from './workspace-view.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
+import type { EndTiming } from '../session/end-session.js';
 import type { WhyEntry } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
 import { injects } from './agent-injection.js';
 import { Tile } from './tile.js';
-import type { VerdictChange } from './tile.js';
+import type { TileEnd, VerdictChange } from './tile.js';
+import type { RingState, TileScreenView, WorkspaceView } from './workspace-view.js';
 
 export interface TileSetOptions {
   cwd: string;
@@ -27,6 +29,8 @@ export interface TileSetOptions {
   answerPsp?: boolean;
   hooks?: boolean;
   logger: Logger;
+  /** How long ending a tile's processes waits at each step (default DEFAULT_END_TIMING). */
+  endTiming?: EndTiming;
 }
 
 export interface AddOptions {
@@ -42,6 +46,19 @@ export interface AddOptions {
   timing?: Timing;
 }
 
+/** How a tile was launched: what a restart launches again. */
+interface Launch {
+  id: number;
+  spec: LaunchSpec;
+  name: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  timing: Timing;
+  cols: number;
+  rows: number;
+  run: number;
+}
+
 export class TileSet implements WorkspaceView {
   readonly tiles: Tile[] = [];
   private hookServer: HookServer | undefined;
@@ -49,46 +66,130 @@ export class TileSet implements WorkspaceView {
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
   private readonly ringListeners = new Set<(id: number, state: RingState) => void>();
   private readonly activityListeners = new Set<(id: number) => void>();
+  private readonly restartListeners = new Set<(tile: Tile, previous: Tile) => void>();
+  private readonly launches = new Map<number, Launch>();
   private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  private nextId = 1;
 
   constructor(private readonly options: TileSetOptions) {}
 
   async add(spec: LaunchSpec, options: AddOptions = {}): Promise<Tile> {
-    const name = options.name;
-    const id = this.tiles.length + 1;
-    const wantsHooks = this.options.hooks !== false && injects(spec.agent);
-    if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
-    const tileName = name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));
-    const tile = new Tile({
-      id,
+    const tileName = options.name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));
+    const tile = await this.launch({
+      id: this.nextId++,
       spec,
       name: tileName,
       cwd: options.cwd ?? this.options.cwd,
       env: options.env ? { ...this.options.env, ...options.env } : this.options.env,
+      timing: options.timing ?? this.options.timing,
       cols: options.cols ?? this.options.cols,
       rows: options.rows ?? this.options.rows,
-      timing: options.timing ?? this.options.timing,
+      run: 1,
+    });
+    this.tiles.push(tile);
+    return tile;
+  }
+
+  /**
+   * Run the tile's SPEC again in the same place: same number, name, folder and size. What still
+   * runs of the old run is ended first (reported as closed); its screen is freed. Listeners of the
+   * set carry over; `onRestart` tells who holds the old Tile (its screen) to take the new one.
+   */
+  async restart(id: number): Promise<Tile> {
+    const index = this.tiles.findIndex((t) => t.id === id);
+    const previous = this.tiles[index];
+    if (!previous) throw new Error(`no tile ${id}`);
+    const { cols, rows } = previous.session.screen;
+    const launched = this.launches.get(id);
+    await previous.stop();
+    const tile = await this.launch({
+      id,
+      spec: previous.spec,
+      name: previous.name,
+      cwd: previous.cwd,
+      env: launched?.env ?? this.options.env,
+      timing: launched?.timing ?? this.options.timing,
+      cols,
+      rows,
+      run: previous.run + 1,
+    });
+    this.tiles[index] = tile;
+    for (const listener of this.restartListeners) listener(tile, previous);
+    return tile;
+  }
+
+  /** Close one tile: end its processes (reported as closed), free it, and drop it from the set. */
+  async close(id: number): Promise<void> {
+    const tile = this.tiles.find((t) => t.id === id);
+    if (!tile) return;
+    await tile.stop();
+    const index = this.tiles.indexOf(tile);
+    if (index >= 0) this.tiles.splice(index, 1);
+    this.launches.delete(id);
+    for (const listener of this.listeners) listener(tile.info());
+  }
+
+  /** A tile was restarted: `tile` replaces `previous` (whose screen is disposed). */
+  onRestart(listener: (tile: Tile, previous: Tile) => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  /** Every bell of every tile: a tile just became done, blocked or failed. */
+  onRing(listener: (id: number, state: RingState) => void): () => void {
+    this.ringListeners.add(listener);
+    return () => this.ringListeners.delete(listener);
+  }
+
+  /** A tile's screen parsed output. */
+  onActivity(listener: (id: number) => void): () => void {
+    this.activityListeners.add(listener);
+    return () => this.activityListeners.delete(listener);
+  }
+
+  private async launch(at: Launch): Promise<Tile> {
+    this.launches.set(at.id, at);
+    const wantsHooks = this.options.hooks !== false && injects(at.spec.agent);
+    if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
+    const runSuffix = at.run > 1 ? `-run${at.run}` : '';
+    const tile = new Tile({
+      id: at.id,
+      spec: at.spec,
+      name: at.name,
+      run: at.run,
+      cwd: at.cwd,
+      env: at.env,
+      cols: at.cols,
+      rows: at.rows,
+      timing: at.timing,
       ...(this.options.answerPsp === undefined ? {} : { answerPsp: this.options.answerPsp }),
       hooks: this.options.hooks !== false,
       ...(this.hookServer ? { hookServer: this.hookServer } : {}),
       runtimeDir: this.options.runtimeDir,
-      ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${id}-${tileName}.jsonl`) } : {}),
+      ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${at.id}-${at.name}${runSuffix}.jsonl`) } : {}),
       captureOutput: this.options.captureOutput ?? false,
       logger: this.options.logger,
-    });
-    tile.onChange((change) => {
-      for (const listener of this.changeListeners) listener(change);
-      const info = tile.info();
-      for (const listener of this.listeners) listener(info);
-    });
-    tile.onRing((_tile, state) => {
-      for (const listener of this.ringListeners) listener(tile.id, state);
+      ...(this.options.endTiming ? { endTiming: this.options.endTiming } : {}),
+      // From the first verdict: a plain command is working from the instant it starts.
+      onChange: (change) => {
+        for (const listener of this.changeListeners) listener(change);
+        this.changed(change.tile);
+      },
+      onRing: (t, state) => {
+        for (const listener of this.ringListeners) listener(t.id, state as RingState);
+      },
     });
     tile.session.screen.onParsed(() => {
       for (const listener of this.activityListeners) listener(tile.id);
     });
-    this.tiles.push(tile);
+    // A finished command may already show done when its exit comes: `wait --for exited` still hears it.
+    void tile.whenExited().then(() => this.changed(tile));
     return tile;
+  }
+
+  private changed(tile: Tile): void {
+    const info = tile.info();
+    for (const listener of this.listeners) listener(info);
   }
 
   /** Every verdict change of every tile. */
@@ -97,19 +198,17 @@ export class TileSet implements WorkspaceView {
     return () => this.changeListeners.delete(listener);
   }
 
-  /** Resolves when every tile's process has exited. */
+  /** Resolves when every tile's exit has been reported. */
   allExited(): Promise<void> {
-    return Promise.all(
-      this.tiles.map(
-        (tile) =>
-          new Promise<void>((resolve) => {
-            if (tile.hasExited) return resolve();
-            tile.session.onExit(() => queueMicrotask(resolve));
-          }),
-      ),
-    ).then(() => undefined);
+    return Promise.all(this.tiles.map((tile) => tile.whenExited())).then(() => undefined);
   }
 
+  /** How each tile ended (undefined: still running), for belltower's exit status. */
+  ends(): (TileEnd | undefined)[] {
+    return this.tiles.map((tile) => tile.ended);
+  }
+
+  /** End every tile (what quitting and every signal do) and the shared hook server. */
   async stop(): Promise<void> {
     await Promise.all(this.tiles.map((tile) => tile.stop()));
     await this.hookServer?.close();
@@ -156,16 +255,6 @@ export class TileSet implements WorkspaceView {
 
   resize(id: number, cols: number, rows: number): void {
     this.byId(id)?.resize(cols, rows);
-  }
-
-  onRing(listener: (id: number, state: RingState) => void): () => void {
-    this.ringListeners.add(listener);
-    return () => this.ringListeners.delete(listener);
-  }
-
-  onActivity(listener: (id: number) => void): () => void {
-    this.activityListeners.add(listener);
-    return () => this.activityListeners.delete(listener);
   }
 
   private byId(id: number): Tile | undefined {

@@ -2,12 +2,23 @@
  * A live tile: owns one agent session (pty + screen), its hook registration and transcript tail,
  * its recording, and the wake-up timer of its verdict pipeline. Everything the agent says flows
  * one way: evidence → pipeline → verdict effects → listeners.
+ *
+ * Its exit is reported once, when belltower knows how it ended: when the child exits by itself,
+ * with the processes of its session still running; when belltower ends it (close, quit, a signal),
+ * only after every process of its session is gone. An exited tile's screen stays readable until
+ * the tile is closed or restarted.
  */
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { AgentProfile } from '../agents/profile.js';
 import { profileFor } from '../agents/registry.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
+import { listProcesses, sessionMembers } from '../platform/processes.js';
+import { shellKind, shellLaunch } from '../agents/shell-integration.js';
+import { DEFAULT_END_TIMING, endSession, waitUntil } from '../session/end-session.js';
+import type { EndTiming } from '../session/end-session.js';
+import type { ExitInfo } from '../session/pty-session.js';
+import { parseFolder, FOLDER_OSC_CODE } from '../sources/shell.js';
 import type { Evidence } from '../record/format.js';
 import { Recorder } from '../record/recorder.js';
 import { Session } from '../session/session.js';
@@ -23,6 +34,8 @@ import type { Injection } from './agent-injection.js';
 import { agentWords } from '../sources/agent-words.js';
 import type { WordsFor } from '../sources/agent-words.js';
 import { createBannerReader } from './banner-reader.js';
+import { exitEvidence, leftovers } from './tile-end.js';
+import type { TileEnd } from './tile-end.js';
 import { TilePipeline } from './tile-pipeline.js';
 
 export interface TileOptions {
@@ -47,7 +60,17 @@ export interface TileOptions {
   logger: Logger;
   /** The tile's clock: milliseconds since an epoch (Date.now by default). */
   now?: () => number;
+  /** How long ending the tile's processes waits at each step (default DEFAULT_END_TIMING). */
+  endTiming?: EndTiming;
+  /** Which run of this tile this is (1 for the first; a restart counts up): keeps its hook key,
+   * its recording and its process marker apart from the earlier runs'. */
+  run?: number;
+  /** Listeners from the first verdict on (the start of a plain command is a verdict). */
+  onChange?: (change: VerdictChange) => void;
+  onRing?: (tile: Tile, state: string) => void;
 }
+
+export type { TileEnd } from './tile-end.js';
 
 export interface VerdictChange {
   tile: Tile;
@@ -58,9 +81,15 @@ export interface VerdictChange {
 export class Tile {
   readonly id: number;
   readonly name: string;
+  readonly spec: LaunchSpec;
+  readonly cwd: string;
+  readonly run: number;
   readonly profile: AgentProfile;
   readonly session: Session;
   readonly startedAt: number;
+  /** The marker in the child's environment (BELLTOWER_TILE=…): processes that leave the tile's
+   * session still carry it. */
+  private readonly marker: string;
   private readonly pipeline: TilePipeline;
   private readonly recorder: Recorder | null;
   private readonly injection: Injection | null;
@@ -73,19 +102,41 @@ export class Tile {
   private finished = false;
   /** The agent's latest words per state it explains, from the current turn only. */
   private words: Partial<Record<WordsFor, string>> = {};
+  private end: TileEnd | undefined;
+  private closing = false;
+  private stopping: Promise<void> | undefined;
+  /** The report of an exit the child made by itself, while it is being made. */
+  private leaderEnded: Promise<void> | undefined;
+  private currentFolder: string | null = null;
   private readonly exitWaiters: (() => void)[] = [];
 
   constructor(private readonly options: TileOptions) {
     this.id = options.id;
     this.name = options.name ?? options.spec.name;
+    this.spec = options.spec;
+    this.cwd = options.cwd;
+    this.run = options.run ?? 1;
     this.profile = profileFor(options.spec.agent);
     this.clock = options.now ?? Date.now;
     this.startedAt = this.clock();
+    if (options.onChange) this.changeListeners.add(options.onChange);
+    if (options.onRing) this.ringListeners.add(options.onRing);
     const log = options.logger;
-    const tileKey = `tile-${process.pid}-${options.id}`;
+    const tileKey = `tile-${process.pid}-${options.id}${this.run > 1 ? `-${this.run}` : ''}`;
+    this.marker = `BELLTOWER_TILE=${tileKey}`;
 
     let args = options.spec.args;
-    let env: Record<string, string | undefined> = { ...options.env };
+    let env: Record<string, string | undefined> = { ...options.env, BELLTOWER_TILE: tileKey };
+    if (this.profile.name === 'shell') {
+      const kind = shellKind(options.spec.file);
+      if (kind) {
+        const launch = shellLaunch(kind, env);
+        args = [...launch.args, ...args];
+        env = { ...env, ...launch.env };
+      } else {
+        log('warn', `tile ${this.id}: no shell integration for ${options.spec.file} (belltower has it for bash, zsh and fish): its state comes from OSC 133 marks if the shell prints them`);
+      }
+    }
     let injection: Injection | null = null;
     if (options.hooks !== false && injects(this.profile.name) && options.hookServer) {
       injection = this.tryInject({
@@ -145,14 +196,13 @@ export class Tile {
     this.session.onOutput((data) => this.pipeline.ptyReceived(data, this.t()));
     this.session.onOsc((code, payload) => {
       this.listen({ type: 'osc', code, payload });
+      if (code === FOLDER_OSC_CODE) this.currentFolder = parseFolder(payload) ?? this.currentFolder;
       this.pipeline.oscParsed(code, payload);
     });
     this.session.onChunkParsed(() => this.pipeline.ptyParsed());
     this.session.onExit((info) => {
-      this.ingest({ type: 'exit', code: info.code ?? null, signal: info.signal ?? null, ...(info.error ? { error: info.error } : {}) });
-      this.exited = true;
-      this.finish();
-      for (const waiter of this.exitWaiters.splice(0)) waiter();
+      // When belltower is ending the tile, stop() reports the exit once the session is empty.
+      if (!this.closing) this.leaderEnded = this.exitedByItself(info);
     });
 
     this.tail =
@@ -163,6 +213,9 @@ export class Tile {
             logger: log,
           })
         : null;
+    // A child that could not even be forked has no start to report: its exit says why. (Its output
+    // cannot arrive before this: it is read asynchronously.)
+    if (this.session.pid !== undefined) this.ingest({ type: 'spawn' });
   }
 
   /** Milliseconds since the tile started: the clock of its recording and its verdicts. */
@@ -178,8 +231,25 @@ export class Tile {
     return this.pipeline.state;
   }
 
+  /** The exit has been reported (the process ended, or never started). */
   get hasExited(): boolean {
     return this.exited;
+  }
+
+  /** How the tile's process ended, once reported. */
+  get ended(): TileEnd | undefined {
+    return this.end;
+  }
+
+  /** Resolves once the exit has been reported. */
+  whenExited(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    return new Promise((resolve) => this.exitWaiters.push(resolve));
+  }
+
+  /** The folder the shell last reported (OSC 7), if it did. */
+  get folder(): string | null {
+    return this.currentFolder;
   }
 
   info(): TileInfo {
@@ -196,6 +266,8 @@ export class Tile {
       sinceMs: Math.max(0, this.t() - v.since),
       cwd: this.options.cwd,
       ...(v.state === 'done' || v.state === 'blocked' || v.state === 'failed' ? (this.words[v.state] ? { says: this.words[v.state] } : {}) : {}),
+      ...(this.end ? { exit: { code: this.end.code, signal: this.end.signal, ...(this.end.error ? { error: this.end.error } : {}), closed: this.end.closed } } : {}),
+      ...(this.currentFolder ? { folder: this.currentFolder } : {}),
     };
   }
 
@@ -218,7 +290,8 @@ export class Tile {
       setTimeout(() => {
         if (this.exited) return;
         this.session.write('\r');
-        this.ingest(text.trimStart().startsWith('/') ? { type: 'prompt', local: true } : { type: 'prompt' });
+        const local = this.profile.slashCommands && text.trimStart().startsWith('/');
+        this.ingest(local ? { type: 'prompt', local: true } : { type: 'prompt' });
       }, text.length > 0 ? 150 : 0);
     }
   }
@@ -230,7 +303,7 @@ export class Tile {
 
   /** The user pressed Enter on a line in the tile: a prompt (`local` for a slash command). */
   submitted(local: boolean): void {
-    if (!this.exited) this.ingest(local ? { type: 'prompt', local: true } : { type: 'prompt' });
+    if (!this.exited) this.ingest(local && this.profile.slashCommands ? { type: 'prompt', local: true } : { type: 'prompt' });
   }
 
   /** The user looked at the tile: an unseen done becomes idle. */
@@ -244,21 +317,79 @@ export class Tile {
     this.ingest({ type: 'resize', cols, rows });
   }
 
-  /** End the agent (SIGHUP, as a closing terminal would; SIGKILL after `graceMs`). */
-  async stop(graceMs = 3_000): Promise<void> {
+  /**
+   * End the tile: every process of its session gets SIGHUP (as a closing terminal sends), then
+   * SIGTERM, then SIGKILL, each after a grace period; once none is left the exit is reported (as
+   * closed, when the child had not ended by itself) and the tile is disposed. Idempotent.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.end_();
+    return this.stopping;
+  }
+
+  /** Free the screen and everything else; no exit is reported after this. */
+  dispose(): void {
+    this.finish();
+    // The recording stays open after the exit: the user seeing a finished command is still news.
+    this.recorder?.close();
+    this.session.dispose();
+  }
+
+  private async end_(): Promise<void> {
+    const log = this.options.logger;
+    // An exit the child made by itself is reported as such, then what it left behind is ended.
+    if (this.leaderEnded) await this.leaderEnded;
+    if (!this.exited) this.closing = true;
+    const pid = this.session.pid;
+    let survivors: number[] = [];
+    if (pid !== undefined) {
+      const report = await endSession(pid, {
+        ...(this.options.endTiming ? { timing: this.options.endTiming } : {}),
+        leaderGone: this.session.exit !== undefined,
+        log: (message) => log('info', `tile ${this.id}: ${message}`),
+      });
+      survivors = report.survivors;
+      if (survivors.length > 0) log('warn', `tile ${this.id}: ${survivors.length} process(es) did not end even after SIGKILL: pid ${survivors.join(', ')}`);
+    }
     if (!this.exited) {
-      const gone = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
-      this.session.kill('SIGHUP');
-      const timer = setTimeout(() => this.session.kill('SIGKILL'), graceMs);
-      await gone;
-      clearTimeout(timer);
+      // The child is gone (or cannot die): node-pty reports its exit within moments.
+      const info = await new Promise<ExitInfo | undefined>((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), 2_000);
+        this.session.onExit((exit) => {
+          clearTimeout(timer);
+          resolve(exit);
+        });
+      });
+      this.report(info ?? { code: null, signal: null }, true, survivors.length);
     }
     this.dispose();
   }
 
-  dispose(): void {
+  private async exitedByItself(info: ExitInfo): Promise<void> {
+    const pid = this.session.pid;
+    if (pid !== undefined) {
+      const settleMs = (this.options.endTiming ?? DEFAULT_END_TIMING).exitSettleMs;
+      await waitUntil(() => sessionMembers(listProcesses() ?? [], pid).length === 0, settleMs);
+    }
+    this.report(info, false);
+  }
+
+  /** Report the exit once: with the processes of its session still running, and those that left it. */
+  private report(info: ExitInfo, closed: boolean, survivors?: number): void {
+    if (this.exited) return;
+    const pid = this.session.pid;
+    const left = pid === undefined ? { remaining: [], detached: [] } : leftovers(pid, this.marker);
+    const remaining = survivors ?? left.remaining.length;
+    const log = this.options.logger;
+    if (remaining > 0 && !closed) log('info', `tile ${this.id}: the child exited; ${remaining} process(es) of its session still run`);
+    if (left.detached.length > 0) {
+      log('warn', `tile ${this.id}: ${left.detached.length} process(es) left the tile's session and run on (not ended by belltower): ${left.detached.map((p) => `${p.pid} ${p.name}`).join(', ')}`);
+    }
+    this.end = { code: info.code ?? null, signal: info.signal ?? null, ...(info.error ? { error: info.error } : {}), closed, remaining, detached: left.detached.length };
+    this.ingest(exitEvidence(this.end));
+    this.exited = true;
     this.finish();
-    this.session.dispose();
+    for (const waiter of this.exitWaiters.splice(0)) waiter();
   }
 
   private tryInject(input: Parameters<typeof inject>[0]): Injection | null {
@@ -316,7 +447,6 @@ export class Tile {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.tail?.close();
     this.injection?.dispose();
-    this.recorder?.close();
   }
 }
 

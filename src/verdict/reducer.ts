@@ -17,7 +17,24 @@ export interface Step {
 }
 
 /** Signals that state what the agent is doing: any of them cancels a held verdict. */
-const CLAIMS = new Set<Signal['type']>(['turn-start', 'working', 'blocked', 'failed', 'interrupted', 'quiet-latch', 'prompt', 'exit', 'session-end']);
+const CLAIMS = new Set<Signal['type']>([
+  'turn-start',
+  'working',
+  'blocked',
+  'failed',
+  'interrupted',
+  'quiet-latch',
+  'prompt',
+  'command-start',
+  'command-end',
+  'exit',
+  'session-end',
+]);
+
+/** Exit statuses a shell reports for a command the user stopped from the keyboard: 128 + SIGINT
+ * (Ctrl-C) and 128 + SIGTSTP (Ctrl-Z, Linux numbering). They are right there: no bell. */
+const INTERRUPTED_STATUS = 130;
+const SUSPENDED_STATUS = 148;
 
 interface Draft {
   state: EngineState;
@@ -58,8 +75,9 @@ export function reduce(state: EngineState, signal: Signal, now: number): Step {
 
 /** Evidence that arrives but is not news, and why; null when it is. */
 function notNews(state: EngineState, signal: Signal): string | null {
-  // An exited process says nothing more: a hook or transcript record after the exit is late.
-  if (state.verdict.state === 'exited') return 'the process has exited';
+  // An exited process says nothing more: a hook or transcript record after the exit is late. The
+  // user looking at a finished command is still news: its done has been seen.
+  if (state.ended && signal.type !== 'seen') return 'the process has exited';
   // With hooks, the transcript restates the prompt and each tool call tens of milliseconds after
   // the hook said it first. Taken as news, that pulled a blocked tile back to working, rang a
   // failed turn twice, and cancelled the held done of a Stop. The transcript still counts for what
@@ -128,13 +146,20 @@ function apply(d: Draft): void {
     case 'prompt':
       return applyPrompt(d, s.local === true);
     case 'seen':
-      if (d.state.verdict.state === 'done') return setVerdict(d, 'idle', 'seen');
-      return note(d, 'seen');
+      if (d.state.verdict.state !== 'done') return note(d, 'seen');
+      // A finished command that was seen is what it is: a process that exited.
+      if (d.state.ended) return setVerdict(d, 'exited', `${d.state.verdict.reason}; seen`, d.state.verdict.exit ? { exit: d.state.verdict.exit } : {});
+      return setVerdict(d, 'idle', 'seen');
+    case 'command-start':
+      return applyCommandStart(d, s.command);
+    case 'command-end':
+      return applyCommandEnd(d, s.code);
     case 'spawned':
+      // A plain command works from its first instant: nothing else will say so.
+      if (d.state.options.exitIsOutcome) return setVerdict(d, 'working', 'running');
       return note(d, 'spawned');
     case 'exit':
-      d.state = { ...d.state, turnOpen: false, hold: null };
-      return setVerdict(d, 'exited', describeExit(s.code, s.signal, s.error), { exit: { code: s.code, signal: s.signal, ...(s.error ? { error: s.error } : {}) } });
+      return applyExit(d, s);
     case 'session-end':
       d.state = { ...d.state, turnOpen: false };
       return setVerdict(d, 'idle', `session ended (${s.reason})`);
@@ -195,6 +220,11 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
 
 function applyAtRest(d: Draft, detail: string | undefined): void {
   if (d.signal.source === 'psp') d.state = { ...d.state, screen: 'rest' };
+  // The prompt is back: whatever ran has ended, even if nothing said how.
+  if (d.signal.source === 'shell' && d.state.command) {
+    d.state = { ...d.state, command: null };
+    note(d, 'the prompt is back without an end mark for the command');
+  }
   if (isFirstParty(d.signal.source)) setFirstPartyClaim(d, 'rest');
   if (d.state.hold) return note(d, 'at rest while a turn end is held');
   const current = d.state.verdict.state;
@@ -202,6 +232,44 @@ function applyAtRest(d: Draft, detail: string | undefined): void {
   if (current === 'done' || current === 'failed' || current === 'exited') return note(d, `at rest; stays ${current}`);
   d.state = { ...d.state, turnOpen: false };
   setVerdict(d, 'idle', detail ?? 'at rest');
+}
+
+function applyCommandStart(d: Draft, text: string | undefined): void {
+  setFirstPartyClaim(d, 'working');
+  d.state = { ...d.state, command: { since: d.now, text: text ?? null } };
+  setVerdict(d, 'working', text ?? 'running a command');
+}
+
+/** A shell command ended. Only a long one rings (`longCommandMs`): nobody waits for `ls`. */
+function applyCommandEnd(d: Draft, code: number | null): void {
+  const command = d.state.command;
+  if (!command) return note(d, 'ignored: no command was running');
+  d.state = { ...d.state, command: null };
+  setFirstPartyClaim(d, 'rest');
+  const what = command.text === null ? 'the command' : `"${command.text}"`;
+  const took = d.now - command.since;
+  const after = duration(took);
+  if (code === INTERRUPTED_STATUS) return setVerdict(d, 'idle', `${what} was interrupted (Ctrl-C) after ${after}`);
+  if (code === SUSPENDED_STATUS) return setVerdict(d, 'idle', `${what} was suspended (Ctrl-Z) after ${after}`);
+  const ended = code === null ? 'finished (no exit status)' : code === 0 ? 'finished' : `failed with exit code ${code}`;
+  const threshold = d.state.options.timing.longCommandMs;
+  if (took < threshold) return setVerdict(d, 'idle', `${what} ${ended} in ${after}: shorter than ${duration(threshold)}, no bell`);
+  if (code === null || code === 0) return setVerdict(d, 'done', `${what} ${ended} after ${after}`);
+  setVerdict(d, 'failed', `${what} ${ended} after ${after}`);
+}
+
+type ExitSignal = Extract<Signal, { type: 'exit' }>;
+
+function applyExit(d: Draft, s: ExitSignal): void {
+  d.state = { ...d.state, turnOpen: false, hold: null, command: null, ended: true };
+  const exit = { code: s.code, signal: s.signal, ...(s.error ? { error: s.error } : {}) };
+  let reason = describeExit(s.code, s.signal, s.error);
+  if (s.closed && !s.error) reason = `closed (${reason})`;
+  if (s.remaining) reason += ` · ${count(s.remaining, 'process', 'processes')} still running`;
+  if (s.detached) reason += ` · ${count(s.detached, 'process', 'processes')} left the tile and ${s.detached === 1 ? 'runs' : 'run'} on`;
+  // A command the user ran is judged by its exit, unless belltower ended it or it never started.
+  if (!d.state.options.exitIsOutcome || s.closed || s.error) return setVerdict(d, 'exited', reason, { exit });
+  setVerdict(d, s.code === 0 ? 'done' : 'failed', reason, { exit });
 }
 
 function applyQuietLatch(d: Draft, why: 'clear' | 'compact' | 'command', phase: 'begin' | 'end'): void {
@@ -366,6 +434,19 @@ function describeExit(code: number | null, signal: string | null, error?: string
   if (error) return error;
   if (signal) return `killed by ${signal}`;
   return `exited with code ${code ?? 'unknown'}`;
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** 0.4 s, 12 s, 7 min 3 s: how long, for a reason a person reads. */
+function duration(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
 }
 
 function finish(d: Draft): Step {

@@ -1,7 +1,7 @@
 /**
  * Signals: typed evidence, the only input of the verdict engine.
  *
- * A source (title, psp, banner, hooks, transcript, process) turns raw evidence into signals and
+ * A source (title, psp, shell, banner, hooks, transcript, process) turns raw evidence into signals and
  * never decides a tile's state. Every signal carries the source it came from, the time it was
  * observed (`t`, milliseconds on the tile's clock) and a sequence number (`seq`, strictly
  * increasing per tile: the order of truth when two signals share a millisecond).
@@ -11,6 +11,7 @@
 export type SourceName =
   | 'hook' // the agent's own hook calls (HTTP or the command relay)
   | 'psp' // OSC 7501, the Program Status Protocol
+  | 'shell' // OSC 133 prompt marks: shell integration, or any program that prints them
   | 'transcript' // the agent's own session log
   | 'notify' // the agent's turn-complete callback (Codex notify)
   | 'title' // OSC 0/2 title glyphs
@@ -35,7 +36,7 @@ export function confidenceOf(source: SourceName): Confidence {
 
 /** First-party sources are the agent speaking for itself (DESIGN: precedence). */
 export function isFirstParty(source: SourceName): boolean {
-  return source === 'hook' || source === 'psp' || source === 'transcript' || source === 'notify';
+  return source === 'hook' || source === 'psp' || source === 'shell' || source === 'transcript' || source === 'notify';
 }
 
 /** A background task the agent declared on Stop / SubagentStop (Claude's `background_tasks`). */
@@ -93,10 +94,17 @@ export type SignalBody =
   | { type: 'prompt'; local?: boolean }
   /** The user looked at the tile: an unseen done becomes idle. */
   | { type: 'seen' }
+  /** A command began at a shell prompt (OSC 133 C), with its command line when the shell gives it. */
+  | { type: 'command-start'; command?: string }
+  /** The command finished (OSC 133 D), with its exit status when the shell gives it. */
+  | { type: 'command-end'; code: number | null }
   /** The process started. */
   | { type: 'spawned' }
-  /** The process ended, or never started (`error` holds why). */
-  | { type: 'exit'; code: number | null; signal: string | null; error?: string }
+  /** The process ended, or never started (`error` holds why). `closed`: belltower ended it (the
+   * user closed the tile or quit), so its code is no verdict on the work. `remaining`: processes
+   * of the tile still running when the leader ended. `detached`: processes that left the tile's
+   * session (daemons) and run on. */
+  | { type: 'exit'; code: number | null; signal: string | null; error?: string; closed?: boolean; remaining?: number; detached?: number }
   /** The session ended in the agent's own words (SessionEnd other than clear). */
   | { type: 'session-end'; reason: string }
   /** A wake-up the engine asked for (`wakeAt`). Carries no evidence. */

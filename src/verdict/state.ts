@@ -16,7 +16,8 @@ export interface Verdict {
   state: TileStateName;
   /** blocked: permission, question, auth, other. */
   kind?: BlockedKind;
-  /** exited: the exit code, signal, or why it never started. */
+  /** The process ended (exited, or a command tile's done/failed): its code, signal, or why it
+   * never started. */
   exit?: { code: number | null; signal: string | null; error?: string };
   source: SourceName;
   confidence: Confidence;
@@ -85,6 +86,17 @@ export interface EngineOptions {
    * same glyph at a permission prompt or after an error (Claude's ✳): the title then holds a done
    * only for the banner to confirm, and otherwise settles at idle, which never rings. */
   titleRestIsDone: boolean;
+  /** The process's own exit is the outcome the user waits for (a plain command such as `npm
+   * test`): it works from start to exit, then is done with status 0 and failed otherwise. Without
+   * this, an exit is `exited`. */
+  exitIsOutcome: boolean;
+}
+
+/** A command running at a shell prompt (OSC 133 C … D). */
+export interface RunningCommand {
+  since: number;
+  /** Its command line, when the shell said it. */
+  text: string | null;
 }
 
 export interface EngineState {
@@ -115,6 +127,10 @@ export interface EngineState {
   lastStopAt: number | null;
   gate: GateState;
   hold: Hold | null;
+  /** The command running at a shell prompt, if any. */
+  command: RunningCommand | null;
+  /** The process has ended: what it says after that is late, not news. */
+  ended: boolean;
   /** The time the engine has asked to be woken at, if any. */
   wakeAt: number | null;
   why: WhyEntry[];
@@ -127,6 +143,7 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
       promptsFromHooks: options.promptsFromHooks ?? false,
       whyDepth: options.whyDepth ?? 16,
       titleRestIsDone: options.titleRestIsDone ?? true,
+      exitIsOutcome: options.exitIsOutcome ?? false,
     },
     verdict: { state: 'starting', source: 'process', confidence: 'first-party', reason: 'starting', since: 0, seq: 0 },
     verdictVersion: 0,
@@ -148,6 +165,8 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
       teammates: { names: [], count: 0, idle: [], at: 0 },
     },
     hold: null,
+    command: null,
+    ended: false,
     wakeAt: null,
     why: [],
   };

@@ -26,6 +26,9 @@ export interface Timing {
   /** Background work without hooks (declared shells, monitors, OSC 7501 child records) stops
    * gating this long after it was last declared. */
   hooklessBackgroundTtlMs: number;
+  /** A command run at a shell prompt rings when it ends (done with exit status 0, failed with any
+   * other) only if it ran at least this long: `ls` and `cd` never ring, a build or a test run does. */
+  longCommandMs: number;
 }
 
 export const DEFAULT_TIMING: Readonly<Timing> = Object.freeze({
@@ -37,6 +40,7 @@ export const DEFAULT_TIMING: Readonly<Timing> = Object.freeze({
   subagentTtlMs: 30 * 60_000,
   teammateTtlMs: 90_000,
   hooklessBackgroundTtlMs: 5 * 60_000,
+  longCommandMs: 10_000,
 });
 
 export const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof Timing)[];

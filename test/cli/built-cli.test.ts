@@ -85,6 +85,22 @@ describe('the built CLI', () => {
     expect(result.stdout).toMatch(/working/);
   });
 
+  it('help is help, with the exit status table; a mistyped command gets "did you mean", not a tile', async () => {
+    const help = await belltower('help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: belltower/);
+    expect(help.stdout).toMatch(/Exit status:\n  0 .*\n  1 /);
+    expect(help.stdout).toMatch(/129 130 143 +belltower was ended by SIGHUP, SIGINT \(Ctrl-C\), SIGTERM/);
+    expect((await belltower('help', 'run')).stdout).toMatch(/Usage: belltower run/);
+    expect((await belltower('run', '--help')).stdout).toMatch(/Exit status:/);
+
+    const typo = await belltower('lss');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/"lss" is neither a belltower command nor a program on your PATH/);
+    expect(typo.stderr).toMatch(/did you mean: +belltower ls\n/);
+    expect(typo.stdout).toBe('');
+  });
+
   it('says plainly when the file does not exist', async () => {
     const result = await belltower('replay', 'no/such/file.jsonl');
     expect(result.code).toBe(2);

@@ -107,12 +107,15 @@ describe('belltower run --headless with the control socket', () => {
     expect(ls.code).toBe(0);
     const tiles = JSON.parse(ls.stdout) as { id: number; name: string; state: string; source: string }[];
     expect(tiles).toMatchObject([{ id: 1, name: 'sh', state: 'idle', source: 'psp' }]);
+    expect(tiles[0]).not.toHaveProperty('exit');
 
     expect((await cli('send', '1', 'go', '--enter')).code).toBe(0);
     const waited = await cli('wait', '1', '--for', 'done', '--timeout', '10s');
     expect(waited.code).toBe(0);
     expect(waited.stdout).toMatch(/done/);
-    expect(h.lines.map((l) => l.to)).toEqual(['idle', 'working', 'done']);
+    // A plain command works from its start; what it says itself (OSC 7501) counts while it runs.
+    expect(h.lines.map((l) => l.to)).toEqual(['working', 'idle', 'working', 'done']);
+    expect(h.lines[0]).toMatchObject({ from: 'starting', to: 'working', source: 'process', reason: 'running' });
     for (const line of h.lines) expect(Object.keys(line).slice(0, 7)).toEqual(['t', 'tile', 'name', 'from', 'to', 'source', 'reason']);
 
     // wait returns as soon as the verdict lands: the done comes 750 ms (conflict window) after the
@@ -141,8 +144,9 @@ describe('belltower run --headless with the control socket', () => {
     expect(unmet.code).toBe(1);
     expect(unmet.stderr).toMatch(/tile 1 \(sh\) exited \(exited with code 3\) before becoming blocked/);
     expect(unmet.ms).toBeLessThan(20_000);
-    expect(await h.exited).toBe(0);
-    expect(h.lines.at(-1)).toMatchObject({ to: 'exited', reason: 'exited with code 3' });
+    // Its exit is its outcome: code 3 is failed, and belltower's own exit status says a tile failed.
+    expect(await h.exited).toBe(1);
+    expect(h.lines.at(-1)).toMatchObject({ to: 'failed', source: 'process', reason: 'exited with code 3' });
     expect(existsSync(socketOf('t1'))).toBe(false);
   }, 30_000);
 
@@ -157,7 +161,7 @@ describe('belltower run --headless with the control socket', () => {
     expect(missing.stderr).toMatch(/no tile "7" \(tiles: 1 sh\)/);
     expect((await cli('wait', '1', '--for', 'idle')).code).toBe(0);
     h.child.kill('SIGTERM');
-    expect(await h.exited).toBe(0);
+    expect(await h.exited).toBe(143);
   }, 30_000);
 
   it('the socket is 0600 in a 0700 folder; malformed requests get an error reply and the server lives on', async () => {
@@ -175,7 +179,7 @@ describe('belltower run --headless with the control socket', () => {
     expect(replies[3]).toMatchObject({ id: 6, ok: true });
     expect((await cli('ls')).code).toBe(0);
     h.child.kill('SIGINT');
-    expect(await h.exited).toBe(0);
+    expect(await h.exited).toBe(130);
   }, 30_000);
 
   it('a socket left by a dead process is removed; with two sessions running, --session picks one', async () => {
@@ -209,8 +213,8 @@ describe('belltower run --headless with the control socket', () => {
 
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
-    expect(await a.exited).toBe(0);
-    expect(await b.exited).toBe(0);
+    expect(await a.exited).toBe(143);
+    expect(await b.exited).toBe(143);
   }, 30_000);
 
   it('a missing agent binary becomes an exited tile with the reason; the other tile runs on', async () => {
@@ -221,7 +225,7 @@ describe('belltower run --headless with the control socket', () => {
     await cli('send', '2', 'go', '--enter');
     expect((await cli('wait', '2', '--for', 'done', '--timeout', '10s')).code).toBe(0);
     h.child.kill('SIGTERM');
-    expect(await h.exited).toBe(0);
+    expect(await h.exited).toBe(143);
   }, 30_000);
 
   it('a --record folder that cannot be written is refused before anything starts', async () => {
@@ -232,12 +236,12 @@ describe('belltower run --headless with the control socket', () => {
     expect(h.lines).toEqual([]);
   }, 30_000);
 
-  it('SIGTERM ends the sessions and exits; the verdict stream records the exits', async () => {
+  it('SIGTERM ends the sessions and exits 143; the verdict stream records the exits as closed', async () => {
     const h = headless('t6', 'sleep 600');
     await until('the socket', () => existsSync(socketOf('t6')));
     h.child.kill('SIGTERM');
-    expect(await h.exited).toBe(0);
-    expect(h.lines.at(-1)).toMatchObject({ tile: 1, to: 'exited', reason: 'killed by SIGHUP' });
+    expect(await h.exited).toBe(143);
+    expect(h.lines.at(-1)).toMatchObject({ tile: 1, to: 'exited', reason: 'closed (killed by SIGHUP)' });
   }, 30_000);
 });
 

@@ -13,9 +13,16 @@ describe('SPEC', () => {
 
   it('shell is the user shell; a plain command runs directly; shell syntax goes through /bin/sh', () => {
     expect(parseSpec('shell', { SHELL: '/bin/zsh' })).toMatchObject({ agent: 'shell', file: '/bin/zsh', args: [] });
-    expect(parseSpec('npm test', {})).toMatchObject({ agent: 'shell', name: 'npm', file: 'npm', args: ['test'] });
-    expect(parseSpec('make && ./deploy.sh', {})).toMatchObject({ file: '/bin/sh', args: ['-c', 'make && ./deploy.sh'] });
-    expect(parseSpec('FOO=1 node x.js', {})).toMatchObject({ file: '/bin/sh' });
+    expect(parseSpec('npm test', {})).toMatchObject({ agent: 'command', name: 'npm', file: 'npm', args: ['test'] });
+    expect(parseSpec('make && ./deploy.sh', {})).toMatchObject({ agent: 'command', file: '/bin/sh', args: ['-c', 'make && ./deploy.sh'] });
+    expect(parseSpec('FOO=1 node x.js', {})).toMatchObject({ agent: 'command', file: '/bin/sh' });
+  });
+
+  it('a shell named alone is a shell tile; with arguments it is a command', () => {
+    expect(parseSpec('zsh', {})).toMatchObject({ agent: 'shell', name: 'zsh', file: 'zsh', args: [] });
+    expect(parseSpec('/usr/bin/fish', {})).toMatchObject({ agent: 'shell', name: 'fish', file: '/usr/bin/fish' });
+    expect(parseSpec('bash ./build.sh', {})).toMatchObject({ agent: 'command', file: 'bash', args: ['./build.sh'] });
+    expect(parseSpec('dash', {})).toMatchObject({ agent: 'command' });
   });
 
   it('refuses an empty spec and unbalanced quotes', () => {

@@ -53,6 +53,26 @@ describe('reading a recording', () => {
   });
 });
 
+describe('a plain command recording (agent "command")', () => {
+  it('replays its start and its exit: working, then failed with the code', async () => {
+    const command = header.replace('"agent":"claude"', '"agent":"command"');
+    const parsed = parseRecording(
+      `${command}\n{"type":"spawn","t":0,"seq":1}\n{"type":"exit","t":420000,"seq":2,"code":1,"signal":null,"remaining":2}\n`,
+    );
+    const result = await replay(parsed);
+    expect(result.verdicts.map((v) => [v.t, v.to, v.reason])).toEqual([
+      [0, 'working', 'running'],
+      [420_000, 'failed', 'exited with code 1 · 2 processes still running'],
+    ]);
+  });
+
+  it('an exit belltower caused is closed, never failed', async () => {
+    const command = header.replace('"agent":"claude"', '"agent":"command"');
+    const parsed = parseRecording(`${command}\n{"type":"spawn","t":0,"seq":1}\n{"type":"exit","t":900,"seq":2,"code":null,"signal":"SIGHUP","closed":true}\n`);
+    expect((await replay(parsed)).verdicts.at(-1)).toMatchObject({ to: 'exited', reason: 'closed (killed by SIGHUP)' });
+  });
+});
+
 describe('the recorder', () => {
   let dir = '';
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

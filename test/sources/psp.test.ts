@@ -81,13 +81,13 @@ describe('pspRecordSignals', () => {
   const signalOf = (payload: string) => pspSignals(payload).signals;
 
   it("maps the program's own states", () => {
-    expect(signalOf('state=idle:app=claude-code')).toEqual([{ type: 'at-rest', source: 'psp', detail: 'psp idle' }]);
+    expect(signalOf('state=idle:app=claude-code')).toEqual([{ type: 'at-rest', source: 'psp', detail: 'OSC 7501 idle' }]);
     expect(signalOf(`state=working:msg=${b64('Running npm test')}`)).toEqual([
-      { type: 'working', source: 'psp', detail: 'psp working: Running npm test' },
+      { type: 'working', source: 'psp', detail: 'OSC 7501 working: Running npm test' },
     ]);
-    expect(signalOf('state=done')).toEqual([{ type: 'turn-end', source: 'psp', detail: 'psp done' }]);
-    expect(signalOf(`state=error:msg=${b64('API Error: 400')}`)).toEqual([{ type: 'failed', source: 'psp', detail: 'psp error: API Error: 400' }]);
-    expect(signalOf('state=clear')).toEqual([{ type: 'at-rest', source: 'psp', detail: 'psp clear' }]);
+    expect(signalOf('state=done')).toEqual([{ type: 'turn-end', source: 'psp', detail: 'OSC 7501 done' }]);
+    expect(signalOf(`state=error:msg=${b64('API Error: 400')}`)).toEqual([{ type: 'failed', source: 'psp', detail: 'OSC 7501 error: API Error: 400' }]);
+    expect(signalOf('state=clear')).toEqual([{ type: 'at-rest', source: 'psp', detail: 'OSC 7501 clear' }]);
   });
 
   it('maps blocked with its kind, and without one to "other"', () => {
@@ -99,14 +99,14 @@ describe('pspRecordSignals', () => {
 
   it('maps records with an id to child records: open while working or blocked, closed otherwise', () => {
     const child = (state: string) => signalOf(`state=${state}:id=bg/shell-1:title=${b64('npm run dev')}`)[0];
-    expect(child('working')).toEqual({ type: 'child', source: 'psp', id: 'bg/shell-1', open: true, detail: 'psp working: npm run dev' });
+    expect(child('working')).toEqual({ type: 'child', source: 'psp', id: 'bg/shell-1', open: true, detail: 'OSC 7501 working: npm run dev' });
     expect(child('blocked')).toMatchObject({ type: 'child', open: true });
     for (const state of ['clear', 'done', 'error', 'idle']) expect(child(state)).toMatchObject({ type: 'child', id: 'bg/shell-1', open: false });
   });
 
   it("never turns a child's error into the program's failure", () => {
     expect(signalOf('state=error:id=sub/agent-7')).toEqual([
-      { type: 'child', source: 'psp', id: 'sub/agent-7', open: false, detail: 'psp error' },
+      { type: 'child', source: 'psp', id: 'sub/agent-7', open: false, detail: 'OSC 7501 error' },
     ]);
   });
 
@@ -117,6 +117,6 @@ describe('pspRecordSignals', () => {
   it('recognises the feature query', () => {
     expect(isPspQuery('?')).toBe(true);
     expect(isPspQuery('state=idle')).toBe(false);
-    expect(pspRecordSignals({ state: 'done', progress: 100 })).toEqual([{ type: 'turn-end', source: 'psp', detail: 'psp done 100%' }]);
+    expect(pspRecordSignals({ state: 'done', progress: 100 })).toEqual([{ type: 'turn-end', source: 'psp', detail: 'OSC 7501 done 100%' }]);
   });
 });

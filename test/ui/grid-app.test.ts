@@ -75,7 +75,8 @@ async function grid(commands: string[], bell: BellMode = 'all') {
   return { terminal, tiles, app, quitted: () => quit };
 }
 
-const idle = (text: string) => `sh -c 'printf "${text}"; exec sleep 30'`;
+/** Prints `text`, says it is at rest (a plain command is working until it exits), then waits. */
+const idle = (text: string) => `sh -c 'printf "${text}\\033]7501;state=idle\\007"; exec sleep 30'`;
 /** Says working over OSC 7501, then done after a moment, then rests. */
 const finishes = `sh -c 'printf "\\033]7501;state=working\\007"; sleep 0.3; printf "finished\\033]7501;state=done\\007"; exec sleep 30'`;
 
@@ -119,6 +120,10 @@ describe('GridApp', () => {
     await waitFor(() => terminal.written.includes('got:hello'), 'the echo painted', 5000);
     terminal.press('\x1c');
     terminal.press('q');
+    // The command is still working: q asks first.
+    await waitFor(() => terminal.written.includes('quit belltower?'), 'the question', 5000);
+    expect(quitted()).toBe(false);
+    terminal.press('y');
     await waitFor(() => quitted(), 'quit');
     expect(tiles.tileInfos()[0]!.state).not.toBe('exited');
   });

@@ -6,6 +6,7 @@ import { DEFAULT_TIMING } from '../../src/verdict/index.js';
 export interface ScenarioOptions {
   promptsFromHooks?: boolean;
   titleRestIsDone?: boolean;
+  exitIsOutcome?: boolean;
   timing?: Partial<Timing>;
 }
 
@@ -20,6 +21,7 @@ export class Scenario {
       timing: { ...DEFAULT_TIMING, ...options.timing },
       promptsFromHooks: options.promptsFromHooks ?? true,
       titleRestIsDone: options.titleRestIsDone ?? true,
+      exitIsOutcome: options.exitIsOutcome ?? false,
     };
     this.state = initialState(engine);
   }

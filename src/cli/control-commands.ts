@@ -2,6 +2,7 @@
 import { ControlClientError, findSession, request } from '../control/control-client.js';
 import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
 import { WAIT_TARGETS } from '../control/protocol.js';
+import { resolve } from 'node:path';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { parseDuration } from './duration.js';
 import type { Output } from './output.js';
@@ -65,6 +66,34 @@ export async function waitCommand(tile: string, flags: { for?: string; timeout?:
   if (typeof reply === 'number') return reply;
   if (!reply.ok) return reply.timeout ? fail(out, reply.error, TIMEOUT_EXIT) : fail(out, reply.error);
   if ('reached' in reply) out.line(formatTile(reply.reached));
+  return 0;
+}
+
+/** `belltower add SPEC [--name N] [--cwd DIR]`: a new tile in the running belltower. */
+export async function addCommand(spec: string, flags: { name?: string; cwd?: string; session?: string }, out: Output): Promise<number> {
+  // A relative folder means the caller's, not the running belltower's.
+  const cwd = resolve(process.cwd(), flags.cwd ?? '.');
+  return changed(out, await call(out, flags.session, { op: 'add', spec, cwd, ...(flags.name ? { name: flags.name } : {}) }));
+}
+
+export async function closeCommand(tile: string, flags: { session?: string }, out: Output): Promise<number> {
+  return changed(out, await call(out, flags.session, { op: 'close', tile }));
+}
+
+export async function restartCommand(tile: string, flags: { session?: string }, out: Output): Promise<number> {
+  return changed(out, await call(out, flags.session, { op: 'restart', tile }));
+}
+
+export async function renameCommand(tile: string, name: string, flags: { session?: string }, out: Output): Promise<number> {
+  return changed(out, await call(out, flags.session, { op: 'rename', tile, name }));
+}
+
+/** The reply of add, close, restart, rename: the tile's line, or the error. */
+function changed(out: Output, reply: ControlReply | number): number {
+  if (typeof reply === 'number') return reply;
+  if (!reply.ok) return fail(out, reply.error);
+  if (!('done' in reply)) return fail(out, 'unexpected reply');
+  out.line(`${reply.done}: ${formatTile(reply.tile)}`);
   return 0;
 }
 

@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
-import { lsCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
+import { addCommand, closeCommand, lsCommand, renameCommand, restartCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
 import { demoCommand } from './demo-command.js';
 import { mistypedName } from './did-you-mean.js';
 import { EXIT, EXIT_STATUS_HELP } from './exit-codes.js';
@@ -42,6 +42,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--notify <how>', 'desktop notifications: auto | osc9 | osc777 | osc99 | off (default: auto)')
     .option('--quiet-period <duration>', 'a tile that rings again this soon is shown, not rung (default: 30s; 0 rings every time)')
     .option('--exit-with-last-tile', 'quit when every tile has exited')
+    .option('--scrollback <lines>', 'lines of output each tile keeps for the scroll view (default 1000)')
     .option('--record <dir>', 'write one recording per tile into this folder')
     .option('--capture-output', 'include the raw output in recordings (large)')
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
@@ -119,6 +120,37 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--timeout <duration>', 'e.g. 30s, 10m, 1h', '10m')
     .option('--session <name>', 'which running belltower')
     .action(async (tile: string, flags: { for?: string; timeout?: string; session?: string }) => setExit(await waitCommand(tile, flags, out)));
+
+  program
+    .command('add')
+    .description('start a tile in the running belltower (SPEC as for belltower itself)')
+    .argument('<spec>', 'claude | codex | gemini | shell | "any command line"')
+    .option('--name <name>', "the tile's name (default: from what it runs)")
+    .option('--cwd <dir>', 'the folder it runs in (default: this one)')
+    .option('--session <name>', 'which running belltower')
+    .action(async (spec: string, flags: { name?: string; cwd?: string; session?: string }) => setExit(await addCommand(spec, flags, out)));
+
+  program
+    .command('close')
+    .description('end a tile (every process of it) and remove it')
+    .argument('<tile>')
+    .option('--session <name>', 'which running belltower')
+    .action(async (tile: string, flags: { session?: string }) => setExit(await closeCommand(tile, flags, out)));
+
+  program
+    .command('restart')
+    .description('run a tile again in the same place (ending what still runs of it first)')
+    .argument('<tile>')
+    .option('--session <name>', 'which running belltower')
+    .action(async (tile: string, flags: { session?: string }) => setExit(await restartCommand(tile, flags, out)));
+
+  program
+    .command('rename')
+    .description('give a tile another name')
+    .argument('<tile>')
+    .argument('<name>')
+    .option('--session <name>', 'which running belltower')
+    .action(async (tile: string, name: string, flags: { session?: string }) => setExit(await renameCommand(tile, name, flags, out)));
 
   program
     .command('replay')

@@ -105,11 +105,34 @@ export class ControlServer {
     const id = request.id;
     const tiles = target.tileInfos();
     if (request.op === 'ls') return reply({ v, id, ok: true, tiles });
+    if (request.op === 'add') {
+      if (!target.addTile) return reply({ v, id, ok: false, error: 'this belltower cannot add tiles' });
+      void target.addTile(request.spec, { ...(request.name ? { name: request.name } : {}), ...(request.cwd ? { cwd: request.cwd } : {}) }).then(
+        (added) => reply(typeof added === 'string' ? { v, id, ok: false, error: added } : { v, id, ok: true, done: 'added', tile: added }),
+        (error: unknown) => reply({ v, id, ok: false, error: `could not add the tile: ${(error as Error).message}` }),
+      );
+      return;
+    }
 
     const tile = findTile(tiles, request.tile);
     if (!tile) return reply({ v, id, ok: false, error: `no tile "${request.tile}" (tiles: ${tiles.map((t) => `${t.id} ${t.name}`).join(', ') || 'none'})` });
 
     if (request.op === 'why') return reply({ v, id, ok: true, tile, why: target.why(tile) });
+    if (request.op === 'close') {
+      if (!target.closeTile) return reply({ v, id, ok: false, error: 'this belltower cannot close tiles' });
+      void target.closeTile(tile).then((error) => reply(error ? { v, id, ok: false, error } : { v, id, ok: true, done: 'closed', tile }));
+      return;
+    }
+    if (request.op === 'restart') {
+      if (!target.restartTile) return reply({ v, id, ok: false, error: 'this belltower cannot restart tiles' });
+      void target.restartTile(tile).then((next) => reply(typeof next === 'string' ? { v, id, ok: false, error: next } : { v, id, ok: true, done: 'restarted', tile: next }));
+      return;
+    }
+    if (request.op === 'rename') {
+      if (!target.renameTile) return reply({ v, id, ok: false, error: 'this belltower cannot rename tiles' });
+      const renamed = target.renameTile(tile, request.name);
+      return reply(typeof renamed === 'string' ? { v, id, ok: false, error: renamed } : { v, id, ok: true, done: 'renamed', tile: renamed });
+    }
 
     if (request.op === 'send') {
       const error = target.send(tile, request.text, request.enter);

@@ -18,6 +18,10 @@ export const requestSchema = z.discriminatedUnion('op', [
   z.object({ ...base, op: z.literal('ls') }),
   z.object({ ...base, op: z.literal('why'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('send'), tile: z.string().min(1), text: z.string(), enter: z.boolean().default(false) }),
+  z.object({ ...base, op: z.literal('add'), spec: z.string().min(1).max(4096), name: z.string().min(1).max(40).optional(), cwd: z.string().min(1).max(4096).optional() }),
+  z.object({ ...base, op: z.literal('close'), tile: z.string().min(1) }),
+  z.object({ ...base, op: z.literal('restart'), tile: z.string().min(1) }),
+  z.object({ ...base, op: z.literal('rename'), tile: z.string().min(1), name: z.string().min(1).max(40) }),
   z.object({
     ...base,
     op: z.literal('wait'),
@@ -60,6 +64,8 @@ export type ControlReply =
   | { v: number; id: number; ok: true; tiles: TileInfo[] }
   | { v: number; id: number; ok: true; sent: true }
   | { v: number; id: number; ok: true; reached: TileInfo }
+  /** add, restart, rename: the tile as it is now; close: the tile as it was. */
+  | { v: number; id: number; ok: true; done: 'added' | 'closed' | 'restarted' | 'renamed'; tile: TileInfo }
   | { v: number; id: number; ok: true; tile: TileInfo; why: WhyEntry[] }
   | { v: number; id: number; ok: false; error: string; timeout?: boolean };
 

@@ -3,7 +3,9 @@
  * shares one hook server among them, answers the control socket, restarts and closes them one by
  * one, and ends them all.
  */
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
@@ -29,6 +31,8 @@ export interface TileSetOptions {
   answerPsp?: boolean;
   hooks?: boolean;
   logger: Logger;
+  /** Lines of output each tile keeps above its screen (default: the screen's, 1000). */
+  scrollback?: number;
   /** How long ending a tile's processes waits at each step (default DEFAULT_END_TIMING). */
   endTiming?: EndTiming;
 }
@@ -87,7 +91,48 @@ export class TileSet implements WorkspaceView {
       run: 1,
     });
     this.tiles.push(tile);
+    this.changed(tile);
     return tile;
+  }
+
+  /** A tile the control socket (or the UI's `a`) asks for: its info, or what is wrong with it. */
+  async addTile(spec: string, options: { name?: string; cwd?: string } = {}): Promise<TileInfo | string> {
+    let launch: LaunchSpec;
+    try {
+      launch = parseSpec(spec);
+    } catch (error) {
+      if (error instanceof SpecError) return error.message;
+      throw error;
+    }
+    const cwd = resolve(this.options.cwd, options.cwd ?? '.');
+    if (!isFolder(cwd)) return `no such folder: ${cwd}`;
+    if (options.name !== undefined) {
+      const problem = nameProblem(options.name, this.tiles.map((t) => t.name));
+      if (problem) return problem;
+    }
+    const tile = await this.add(launch, { ...(options.name ? { name: options.name } : {}), cwd });
+    return tile.info();
+  }
+
+  async closeTile(info: TileInfo): Promise<string | null> {
+    if (!this.byId(info.id)) return `no tile ${info.id}`;
+    await this.close(info.id);
+    return null;
+  }
+
+  async restartTile(info: TileInfo): Promise<TileInfo | string> {
+    if (!this.byId(info.id)) return `no tile ${info.id}`;
+    return (await this.restart(info.id)).info();
+  }
+
+  renameTile(info: TileInfo, name: string): TileInfo | string {
+    const tile = this.byId(info.id);
+    if (!tile) return `no tile ${info.id}`;
+    const problem = nameProblem(name, this.tiles.filter((t) => t !== tile).map((t) => t.name));
+    if (problem) return problem;
+    tile.rename(name);
+    this.changed(tile);
+    return tile.info();
   }
 
   /**
@@ -169,6 +214,7 @@ export class TileSet implements WorkspaceView {
       ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${at.id}-${at.name}${runSuffix}.jsonl`) } : {}),
       captureOutput: this.options.captureOutput ?? false,
       logger: this.options.logger,
+      ...(this.options.scrollback !== undefined ? { scrollback: this.options.scrollback } : {}),
       ...(this.options.endTiming ? { endTiming: this.options.endTiming } : {}),
       // From the first verdict: a plain command is working from the instant it starts.
       onChange: (change) => {
@@ -259,6 +305,22 @@ export class TileSet implements WorkspaceView {
 
   private byId(id: number): Tile | undefined {
     return this.tiles.find((t) => t.id === id);
+  }
+}
+
+/** Why `name` cannot name a tile, or null. */
+export function nameProblem(name: string, taken: readonly string[]): string | null {
+  if (!/^[\p{L}\p{N}._-]{1,40}$/u.test(name)) return `a tile name is 1–40 letters, digits, dots, dashes or underscores (got "${name}")`;
+  if (/^\d+$/.test(name)) return `a tile name cannot be only digits: "${name}" would read as a tile number`;
+  if (taken.includes(name)) return `another tile is already called "${name}"`;
+  return null;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -58,6 +58,8 @@ export interface TileOptions {
   recordPath?: string;
   captureOutput?: boolean;
   logger: Logger;
+  /** Lines of output kept above the screen (default: the screen's). */
+  scrollback?: number;
   /** The tile's clock: milliseconds since an epoch (Date.now by default). */
   now?: () => number;
   /** How long ending the tile's processes waits at each step (default DEFAULT_END_TIMING). */
@@ -80,7 +82,7 @@ export interface VerdictChange {
 
 export class Tile {
   readonly id: number;
-  readonly name: string;
+  private currentName: string;
   readonly spec: LaunchSpec;
   readonly cwd: string;
   readonly run: number;
@@ -112,7 +114,7 @@ export class Tile {
 
   constructor(private readonly options: TileOptions) {
     this.id = options.id;
-    this.name = options.name ?? options.spec.name;
+    this.currentName = options.name ?? options.spec.name;
     this.spec = options.spec;
     this.cwd = options.cwd;
     this.run = options.run ?? 1;
@@ -183,6 +185,7 @@ export class Tile {
       cols: options.cols,
       rows: options.rows,
       answerPspQuery: answerPsp,
+      ...(options.scrollback !== undefined ? { scrollback: options.scrollback } : {}),
     });
     this.pipeline = new TilePipeline({
       profile: this.profile,
@@ -294,6 +297,15 @@ export class Tile {
         this.ingest(local ? { type: 'prompt', local: true } : { type: 'prompt' });
       }, text.length > 0 ? 150 : 0);
     }
+  }
+
+  get name(): string {
+    return this.currentName;
+  }
+
+  /** A new name for the tile (the recording keeps the name it started with). */
+  rename(name: string): void {
+    this.currentName = name;
   }
 
   /** Keystrokes for the agent, as typed (not a prompt by themselves: Enter is `submitted`). */

@@ -38,6 +38,8 @@ export interface PaintRequest {
 
 interface Cached {
   rect: Rect;
+  /** The screen painted (a restarted tile has a new one, whose counter starts again). */
+  screen: PaintableScreen;
   generation: number;
   /** The encoded row last written at each body row; undefined when it must be written again. */
   rows: (string | undefined)[];
@@ -70,8 +72,8 @@ export class BodyWriter {
 
   private paintBody({ key, rect, screen }: Body, forced: PaintRequest['forcedLines'], occluded: readonly Rect[]): string {
     let cached = this.cache.get(key);
-    if (!cached || !sameRect(cached.rect, rect)) {
-      cached = { rect, generation: -1, rows: new Array<string | undefined>(rect.height).fill(undefined) };
+    if (!cached || !sameRect(cached.rect, rect) || cached.screen !== screen) {
+      cached = { rect, screen, generation: -1, rows: new Array<string | undefined>(rect.height).fill(undefined) };
       this.cache.set(key, cached);
     }
     const generation = screen.generation;

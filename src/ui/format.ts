@@ -28,7 +28,7 @@ export function provenance(source: string, state: TileStateName): string {
     case 'psp':
       return 'OSC 7501';
     case 'process':
-      return state === 'exited' ? 'exit' : 'start';
+      return state === 'starting' || state === 'working' ? 'start' : 'exit';
     case 'user':
       return 'you';
     case 'engine':

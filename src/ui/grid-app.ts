@@ -25,7 +25,9 @@ import type { Layout, Rect } from './layout.js';
 import { notificationBody, notificationSequence } from './notify.js';
 import type { Notifier } from './notify.js';
 import { overlayContent, overlayRect } from './overlay.js';
-import { clampSelection, handleInput, INITIAL_UI, needsYou } from './ui-state.js';
+import { follow, scrollbackView } from './scroll.js';
+import type { ScrollState } from './scroll.js';
+import { clampSelection, handleInput, INITIAL_UI, needsYou, withNote } from './ui-state.js';
 import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 
 /** What the app needs of the user's terminal (UserTerminal implements it). */
@@ -55,6 +57,8 @@ export interface GridAppOptions {
   /** A tile ringing again within this long of its last ring is shown, not rung. */
   quietPeriodMs?: number;
   tileSettings?: (id: number) => TileSettings;
+  /** Where a tile added with `a` starts unless the user names a folder. */
+  cwd?: string;
   color: boolean;
   depth: ColorDepth;
   logger: Logger;
@@ -88,6 +92,8 @@ export class GridApp {
   private stopped = false;
   private readonly now: () => number;
   private readonly lastLines = new Map<number, { screen: unknown; view: PaintableScreen }>();
+  private scrolled: { state: ScrollState; screen: unknown; view: PaintableScreen } | null = null;
+  private shownIds = '';
   /** Frames painted and bytes written, for benchmarks and the log. */
   readonly stats = { frames: 0, bytes: 0, bells: 0, notifications: 0 };
 
@@ -152,7 +158,25 @@ export class GridApp {
     const grid = this.layoutOf(infos, false);
     const selectedId = infos[this.ui.selected]?.id;
     const escapeKey = (selectedId !== undefined ? this.settings(selectedId).escapeKey : undefined) ?? this.options.escapeKey;
-    const ctx = { now: this.now(), tiles: summaries, grid: grid.kind === 'grid' ? grid.tiles : [], escapeKey };
+    const screen = selectedId !== undefined ? this.options.view.screenOf(selectedId) : undefined;
+    const ctx = {
+      now: this.now(),
+      tiles: summaries,
+      grid: grid.kind === 'grid' ? grid.tiles : [],
+      escapeKey,
+      cwd: this.options.cwd ?? '.',
+      ...(screen
+        ? {
+            scrollSource: {
+              rows: screen.rows,
+              bufferLength: screen.bufferLength,
+              scrolledLines: screen.scrolledLines,
+              lineText: (i: number) => screen.lineText(i),
+              alternate: screen.activeBuffer === 'alternate',
+            },
+          }
+        : {}),
+    };
     const before = this.ui;
     const effects: UiEffect[] = [];
     for (const event of events) {
@@ -178,7 +202,52 @@ export class GridApp {
         return view.seen(effect.tileId);
       case 'quit':
         return this.options.onQuit();
+      case 'add':
+        return void this.settle(view.addTile?.(effect.spec, { cwd: effect.cwd, ...(effect.name ? { name: effect.name } : {}) }), (info) => {
+          const index = view.tileInfos().findIndex((t) => t.id === info.id);
+          if (index >= 0) this.ui = { ...this.ui, selected: index };
+          return `tile ${info.id} ${info.name} added`;
+        });
+      case 'close': {
+        const info = view.tileInfos().find((t) => t.id === effect.tileId);
+        if (!info) return;
+        return void this.settle(
+          view.closeTile?.(info).then((error) => error ?? info),
+          () => `tile ${info.id} ${info.name} closed`,
+        );
+      }
+      case 'restart': {
+        const info = view.tileInfos().find((t) => t.id === effect.tileId);
+        if (!info) return;
+        return void this.settle(view.restartTile?.(info), () => `tile ${info.id} ${info.name} restarted`);
+      }
+      case 'rename': {
+        const info = view.tileInfos().find((t) => t.id === effect.tileId);
+        if (!info || !view.renameTile) return;
+        const renamed = view.renameTile(info, effect.name);
+        this.ui = withNote(this.ui, typeof renamed === 'string' ? renamed : `tile ${info.id} is now ${renamed.name}`, this.now());
+        return this.markChrome();
+      }
     }
+  }
+
+  /** Wait for an action on the tiles, then say how it went on the status line. */
+  private async settle<T extends object>(pending: Promise<T | string> | undefined, said: (result: T) => string): Promise<void> {
+    if (!pending) {
+      this.ui = withNote(this.ui, 'this belltower cannot do that', this.now());
+      return this.markChrome();
+    }
+    let text: string;
+    try {
+      const result = await pending;
+      text = typeof result === 'string' ? result : said(result);
+    } catch (error) {
+      text = (error as Error).message;
+    }
+    if (this.stopped) return;
+    this.ui = withNote(this.ui, text, this.now());
+    this.applySizes();
+    this.markChrome();
   }
 
   private ring(id: number, state: RingState): void {
@@ -293,6 +362,13 @@ export class GridApp {
     const rows = terminal.rows;
     const infos = view.tileInfos();
     this.ui = clampSelection(this.ui, infos.length);
+    const ids = infos.map((i) => i.id).join(',');
+    if (ids !== this.shownIds) {
+      // Tiles came or went: everyone gets the size the new layout gives them.
+      this.shownIds = ids;
+      this.applySizes();
+    }
+    this.followScroll(infos);
     const l = this.layoutOf(infos);
     const now = this.now();
 
@@ -320,6 +396,7 @@ export class GridApp {
           sinceMs: i.sinceMs,
           unseen: this.ui.attention.unseen.includes(i.id),
           muted: this.ui.attention.muted.includes(i.id),
+          ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
         })),
         ui: this.ui,
         color: this.options.color,
@@ -327,6 +404,9 @@ export class GridApp {
         overlay,
         note,
         hidden: this.ui.hideIdle ? infos.filter((info, i) => info.state === 'idle' && i !== this.ui.selected).length : 0,
+        scroll: this.ui.scroll
+          ? { offset: this.ui.scroll.offset, length: view.screenOf(this.ui.scroll.tileId)?.bufferLength ?? 0, typing: this.ui.scroll.typing }
+          : null,
       };
       const element = createElement(GridView, { model });
       if (!this.chrome) this.chrome = new ChromeRenderer(cols, rows, element);
@@ -342,7 +422,8 @@ export class GridApp {
         const screen = info ? view.screenOf(info.id) : undefined;
         if (!info || !screen) continue;
         this.visible.add(info.id);
-        bodies.push({ key: info.id, rect: body, screen: kind === 'row' ? this.lastLine(info.id, screen) : screen });
+        const shown = kind === 'row' ? this.lastLine(info.id, screen) : this.ui.scroll?.tileId === info.id ? this.scrollView(screen, this.ui.scroll) : screen;
+        bodies.push({ key: info.id, rect: body, screen: shown });
       }
     }
     this.bodiesDirty = false;
@@ -352,6 +433,28 @@ export class GridApp {
     this.stats.frames++;
     this.stats.bytes += Buffer.byteLength(bytes);
     terminal.write(bytes);
+  }
+
+  /** New output while scrolled back: the view keeps its lines (the scroll state follows). */
+  private followScroll(infos: readonly TileInfo[]): void {
+    const scroll = this.ui.scroll;
+    if (!scroll) return;
+    const screen = infos.some((i) => i.id === scroll.tileId) ? this.options.view.screenOf(scroll.tileId) : undefined;
+    if (!screen || infos[this.ui.selected]?.id !== scroll.tileId) {
+      this.ui = { ...this.ui, scroll: null };
+      return;
+    }
+    const next = follow(scroll, screen);
+    if (next === scroll) return;
+    this.ui = { ...this.ui, scroll: next };
+    this.chromeDirty = true;
+  }
+
+  private scrollView(screen: NonNullable<ReturnType<WorkspaceView['screenOf']>>, state: ScrollState): PaintableScreen {
+    if (this.scrolled && this.scrolled.state === state && this.scrolled.screen === screen) return this.scrolled.view;
+    const view = scrollbackView(screen, state);
+    this.scrolled = { state, screen, view };
+    return view;
   }
 
   private lastLine(id: number, screen: NonNullable<ReturnType<WorkspaceView['screenOf']>>): PaintableScreen {
@@ -364,7 +467,7 @@ export class GridApp {
 
   /** The focused tile's cursor, where its program shows one; hidden otherwise. */
   private cursor(l: Layout, infos: TileInfo[], overlay: Rect | null): { x: number; y: number } | null {
-    if (this.ui.mode !== 'focus' || overlay || l.kind !== 'grid') return null;
+    if (this.ui.mode !== 'focus' || overlay || l.kind !== 'grid' || this.ui.scroll) return null;
     const shown = l.tiles.find((t) => t.index === this.ui.selected && t.kind !== 'row');
     const info = infos[this.ui.selected];
     const screen = info ? this.options.view.screenOf(info.id) : undefined;

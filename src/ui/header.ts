@@ -26,6 +26,8 @@ export interface HeaderTile {
   /** Rang and not looked at yet. */
   unseen?: boolean;
   muted?: boolean;
+  /** Scrolled back this many lines in the scroll view. */
+  scrolled?: number;
 }
 
 export type FrameStyle = 'round' | 'bold' | 'double';
@@ -49,7 +51,12 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const border = color ? look.color : undefined;
   const label = `${tile.id} ${printable(tile.name)}`;
   const words = stateWords(tile.state, tile.kind);
-  const detail = [provenance(tile.source, tile.state), ...(showsAge(tile.state) ? [age(tile.sinceMs)] : []), ...(tile.muted ? ['muted'] : [])];
+  const detail = [
+    provenance(tile.source, tile.state),
+    ...(showsAge(tile.state) ? [age(tile.sinceMs)] : []),
+    ...(tile.muted ? ['muted'] : []),
+    ...(tile.scrolled !== undefined ? [tile.scrolled > 0 ? `scrolled ↑${tile.scrolled}` : 'scroll view'] : []),
+  ];
   // Most detail first; each later candidate drops something.
   const candidates: string[][] = [
     [words, ...detail],

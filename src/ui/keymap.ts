@@ -15,6 +15,11 @@ export type GridAction =
   | { type: 'layout' }
   | { type: 'hide-idle' }
   | { type: 'mute' }
+  | { type: 'add' }
+  | { type: 'close' }
+  | { type: 'restart' }
+  | { type: 'rename' }
+  | { type: 'scroll'; pageUp: boolean }
   | { type: 'quit' };
 
 export interface Binding {
@@ -36,6 +41,11 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
   { keys: ['n'], show: 'n', help: 'next tile that needs you: unseen first, then blocked, failed, done, oldest first', action: () => ({ type: 'next' }) },
   { keys: ['w'], show: 'w', help: 'why the selected tile shows its state: the signals that decided it', action: () => ({ type: 'why' }) },
+  { keys: ['[', 'pageup'], show: '[ PgUp', help: "scroll back through the selected tile's output (its program keeps running)", action: (key) => ({ type: 'scroll', pageUp: key === 'pageup' }) },
+  { keys: ['a'], show: 'a', help: 'add a tile: an agent, shell or command, in a folder, with a name', action: () => ({ type: 'add' }) },
+  { keys: ['x'], show: 'x', help: 'close the selected tile (asks while it is working or blocked)', action: () => ({ type: 'close' }) },
+  { keys: ['r'], show: 'r', help: 'restart the selected tile in the same place (asks while it runs)', action: () => ({ type: 'restart' }) },
+  { keys: ['R'], show: 'R', help: 'rename the selected tile', action: () => ({ type: 'rename' }) },
   { keys: ['m'], show: 'm', help: 'mute the selected tile (no bell, no notification), and unmute', action: () => ({ type: 'mute' }) },
   { keys: ['L'], show: 'L', help: 'layout: auto (rows when tiles get small), grid, rows', action: () => ({ type: 'layout' }) },
   { keys: ['H'], show: 'H', help: 'hide idle tiles, and show them again', action: () => ({ type: 'hide-idle' }) },
@@ -87,6 +97,15 @@ export function keyHelp(escapeKey: string): { mode: string; rows: [string, strin
         [showKey(escapeKey), `back to the grid; press it twice to send ${showKey(escapeKey)} to the agent`],
       ],
     },
-    { mode: 'overlays', rows: [['Esc q', 'close'], ['y', 'confirm quitting']] },
+    {
+      mode: 'scroll',
+      rows: [
+        ['PgUp PgDn ↑ ↓', 'page or line up and down'],
+        ['g G', 'the oldest line, the live bottom'],
+        ['/ n N', 'search up for text; the next match up, down'],
+        ['Esc q', 'back to the grid'],
+      ],
+    },
+    { mode: 'overlays', rows: [['Esc', 'close, or cancel a form'], ['Tab', 'next field; completes an agent name'], ['y', 'confirm quitting, closing, restarting']] },
   ];
 }

@@ -44,6 +44,32 @@ export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why
       }
       return { title: 'keys', lines, footer: 'Esc or ? closes' };
     }
+    case 'add': {
+      const labels = ['run', 'folder', 'name'];
+      const hints = ['claude, codex, gemini, shell, or a command line (Tab completes)', 'relative to where belltower started', 'optional: from what it runs'];
+      const lines: OverlayLine[] = overlay.fields.map((value, i) => ({
+        key: `${i === overlay.field ? '▸' : ' '} ${labels[i]}`,
+        text: i === overlay.field ? `${printableLine(value, maxWidth - 20)}▏` : value === '' ? hints[i]! : printableLine(value, maxWidth - 20),
+        ...(i !== overlay.field && value === '' ? { tone: 'dim' as const } : {}),
+      }));
+      if (overlay.error) lines.push({ text: overlay.error, tone: 'warn' });
+      return { title: 'add a tile', lines, footer: 'Enter adds · Tab next field · Esc cancels' };
+    }
+    case 'rename':
+      return {
+        title: `rename tile ${overlay.tileId}`,
+        lines: [{ key: '▸ name', text: `${printableLine(overlay.text, maxWidth - 20)}▏` }, ...(overlay.error ? [{ text: overlay.error, tone: 'warn' as const }] : [])],
+        footer: 'Enter renames · Esc cancels',
+      };
+    case 'confirm':
+      return {
+        title: `${overlay.action} tile ${overlay.tileId}?`,
+        lines: [
+          { text: `It is ${overlay.state}.`, tone: 'warn' },
+          { text: overlay.action === 'close' ? 'Closing ends its processes and removes the tile.' : 'Restarting ends its processes and runs it again in the same place.' },
+        ],
+        footer: `y ${overlay.action}s it · any other key leaves it`,
+      };
     case 'quit':
       return {
         title: 'quit belltower?',

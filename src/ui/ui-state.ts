@@ -10,9 +10,20 @@ import { DOUBLE_PRESS_MS, gridAction, showKey } from './keymap.js';
 import { looked, NO_ATTENTION, toggleMute } from './attention.js';
 import type { Attention } from './attention.js';
 import { LAYOUT_MODES, neighbour } from './layout.js';
+import { follow, scrollKey, startScroll } from './scroll.js';
+import type { ScrollSource, ScrollState } from './scroll.js';
+import { addFormKey, newAddForm, renameFormKey } from './tile-forms.js';
+import type { AddForm, RenameForm } from './tile-forms.js';
 import type { LayoutMode, TileRect } from './layout.js';
 
-export type Overlay = { type: 'help' } | { type: 'why'; tileId: number } | { type: 'quit'; busy: number };
+export type Overlay =
+  | { type: 'help' }
+  | { type: 'why'; tileId: number }
+  | { type: 'quit'; busy: number }
+  /** Close or restart a tile that is working or blocked: asked first. */
+  | { type: 'confirm'; action: 'close' | 'restart'; tileId: number; state: TileStateName }
+  | AddForm
+  | RenameForm;
 
 export interface UiState {
   readonly mode: 'grid' | 'focus';
@@ -32,6 +43,8 @@ export interface UiState {
   readonly layoutMode: LayoutMode;
   /** Idle tiles are left out of the layout (the selected one never is). */
   readonly hideIdle: boolean;
+  /** Looking back through a tile's output. */
+  readonly scroll: ScrollState | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -46,11 +59,13 @@ export const INITIAL_UI: UiState = {
   attention: NO_ATTENTION,
   layoutMode: 'auto',
   hideIdle: false,
+  scroll: null,
 };
 
 /** What the reducer needs to know of a tile. */
 export interface TileSummary {
   readonly id: number;
+  readonly name?: string;
   readonly state: TileStateName;
   readonly sinceMs: number;
   /** How the program wants its input encoded (absent once it has exited). */
@@ -64,6 +79,10 @@ export interface InputContext {
   readonly grid: readonly TileRect[];
   /** The key that leaves the focused tile (its own, or the default). */
   readonly escapeKey: string;
+  /** The folder a new tile starts in unless the user says otherwise. */
+  readonly cwd?: string;
+  /** The selected tile's screen, for the scroll view (absent: no screen). */
+  readonly scrollSource?: ScrollSource & { readonly alternate: boolean };
 }
 
 export type UiEffect =
@@ -71,6 +90,10 @@ export type UiEffect =
   /** The user submitted input in a focused tile; `local` when it was a slash command. */
   | { type: 'prompt'; tileId: number; local: boolean }
   | { type: 'seen'; tileId: number }
+  | { type: 'add'; spec: string; cwd: string; name?: string }
+  | { type: 'close'; tileId: number }
+  | { type: 'restart'; tileId: number }
+  | { type: 'rename'; tileId: number; name: string }
   | { type: 'quit' };
 
 export interface Step {
@@ -83,6 +106,7 @@ const NOTE_MS = 2500;
 export function handleInput(state: UiState, event: InputEvent, ctx: InputContext): Step {
   if (event.type === 'focus') return focusReport(state, event.focused, ctx);
   if (state.overlay) return overlayInput(state, event, ctx);
+  if (state.scroll) return scrollInput(state, event, ctx);
   if (state.mode === 'focus') return focusInput(state, event, ctx);
   return gridInput(state, event, ctx);
 }
@@ -147,6 +171,27 @@ function gridInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>
     }
     case 'hide-idle':
       return { state: noted({ ...base, hideIdle: !base.hideIdle }, base.hideIdle ? 'idle tiles shown' : 'idle tiles hidden (H shows them)', ctx.now), effects: [] };
+    case 'add':
+      return { state: { ...base, overlay: newAddForm(ctx.cwd ?? '.') }, effects: [] };
+    case 'rename': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      return { state: { ...base, overlay: { type: 'rename', tileId: tile.id, text: tile.name ?? '', error: null } }, effects: [] };
+    }
+    case 'close':
+    case 'restart': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      if (tile.state === 'working' || tile.state === 'blocked') return { state: { ...base, overlay: { type: 'confirm', action: action.type, tileId: tile.id, state: tile.state } }, effects: [] };
+      return { state: base, effects: [{ type: action.type, tileId: tile.id }] };
+    }
+    case 'scroll': {
+      const tile = ctx.tiles[base.selected];
+      const source = ctx.scrollSource;
+      if (!tile || !source) return { state: base, effects: [] };
+      if (source.alternate) return { state: noted(base, `tile ${tile.id}'s program draws a full screen of its own (no scrollback here): scroll inside it`, ctx.now), effects: [] };
+      return { state: { ...base, scroll: startScroll(tile.id, source, action.pageUp) }, effects: [] };
+    }
     case 'next':
       return nextThatNeedsYou(base, ctx);
     case 'why': {
@@ -165,7 +210,13 @@ function gridInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>
 
 function overlayInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
   const overlay = state.overlay;
-  if (event.type === 'paste' || !overlay) return { state, effects: [] };
+  if (!overlay) return { state, effects: [] };
+  if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event);
+  if (event.type === 'paste') return { state, effects: [] };
+  if (overlay.type === 'confirm') {
+    if (event.name === 'y' || event.name === 'Y') return { state: { ...state, overlay: null }, effects: [{ type: overlay.action, tileId: overlay.tileId }] };
+    return { state: noted({ ...state, overlay: null }, 'left as it is', ctx.now), effects: [] };
+  }
   if (overlay.type === 'quit') {
     if (event.name === 'y' || event.name === 'Y') return { state: { ...state, overlay: null }, effects: [{ type: 'quit' }] };
     return { state: noted({ ...state, overlay: null }, 'still running', ctx.now), effects: [] };
@@ -174,6 +225,42 @@ function overlayInput(state: UiState, event: Exclude<InputEvent, { type: 'focus'
   const opener = overlay.type === 'why' ? 'w' : '?';
   if (event.name === 'escape' || event.name === 'q' || event.name === opener || event.name === 'enter') return { state: { ...state, overlay: null }, effects: [] };
   return { state, effects: [] };
+}
+
+function formInput(state: UiState, form: AddForm | RenameForm, event: Exclude<InputEvent, { type: 'focus' }>): Step {
+  // A paste is typed into the field, one line of it.
+  const keys = event.type === 'paste' ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : [event.name];
+  let current: AddForm | RenameForm = form;
+  for (const key of keys) {
+    const result = current.type === 'add' ? addFormKey(current, key) : renameFormKey(current, key);
+    if ('cancel' in result) return { state: { ...state, overlay: null }, effects: [] };
+    if ('submit' in result) {
+      const done = result.submit;
+      if (done.type === 'add') {
+        const [spec, cwd, name] = done.fields;
+        return { state: { ...state, overlay: null }, effects: [{ type: 'add', spec: spec.trim(), cwd: cwd.trim() || '.', ...(name.trim() ? { name: name.trim() } : {}) }] };
+      }
+      return { state: { ...state, overlay: null }, effects: [{ type: 'rename', tileId: done.tileId, name: done.text.trim() }] };
+    }
+    current = result.form;
+  }
+  return { state: { ...state, overlay: current }, effects: [] };
+}
+
+function scrollInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+  const scroll = state.scroll;
+  const source = ctx.scrollSource;
+  if (!scroll || !source || ctx.tiles[state.selected]?.id !== scroll.tileId) return { state: { ...state, scroll: null }, effects: [] };
+  const keys = event.type === 'paste' ? (scroll.typing !== null ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : []) : [event.name];
+  let current = follow(scroll, source);
+  let next: UiState = state;
+  for (const key of keys) {
+    const result = scrollKey(current, key, source);
+    if ('exit' in result) return { state: { ...next, scroll: null }, effects: [] };
+    current = result.state;
+    if ('note' in result) next = noted(next, result.note, ctx.now);
+  }
+  return { state: { ...next, scroll: current }, effects: [] };
 }
 
 function focusInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
@@ -252,6 +339,11 @@ function seenIfDone(tile: TileSummary): UiEffect[] {
 /** An agent that asked for focus reports hears when the keyboard comes to it and leaves. */
 function focusEffects(tile: TileSummary, focused: boolean): UiEffect[] {
   return tile.modes?.sendFocus ? [{ type: 'write', tileId: tile.id, data: focused ? '\x1b[I' : '\x1b[O' }] : [];
+}
+
+/** `state` with a note on the status line for a moment. */
+export function withNote(state: UiState, text: string, now: number): UiState {
+  return noted(state, text, now);
 }
 
 function noted(state: UiState, text: string, now: number): UiState {

@@ -49,6 +49,56 @@ describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real ter
     expect((result as { stderr: string }).stderr).toContain('belltower: belltower.json:4: tiles[1].cwd: no such folder "/srv/nope"');
   });
 
+  it('adds a tile with a, closes one with x, restarts with r, renames with R — from the keyboard', async () => {
+    const { tmux, dir } = start(['sh -c "echo first run; exit 3"', '--session', 'keys'], { cols: 120, rows: 30 });
+    await tmux.waitFor('the command failed', (s) => /[╭┏] 1 sh .*✗ failed/.test(s));
+    // a: what to run (Tab completes "sh" to "shell"), the folder, a name.
+    tmux.keys('a');
+    await tmux.waitFor('the add form', (s) => s.includes('add a tile'));
+    tmux.type('sh');
+    tmux.keys('Tab');
+    await tmux.waitFor('completed', (s) => s.includes('shell ▏'));
+    tmux.keys('Tab', 'Tab');
+    tmux.type('side');
+    tmux.keys('Enter');
+    await tmux.waitFor('tile 2 added and selected', (s) => /┏ 2 side /.test(s) && /belltower · 2 tiles/.test(s));
+    // R: rename it.
+    tmux.keys('R', 'C-u');
+    tmux.type('term');
+    tmux.keys('Enter');
+    await tmux.waitFor('renamed', (s) => /┏ 2 term /.test(s));
+    // r on the failed command runs it again in place.
+    tmux.keys('1', 'r');
+    await tmux.waitFor('restarted', (s) => s.includes('tile 1 sh restarted'));
+    // x closes the selected tile (a finished command: no question).
+    await tmux.waitFor('failed again', (s) => /┏ 1 sh .*✗ failed/.test(s));
+    tmux.keys('x');
+    await tmux.waitFor('closed', (s) => /belltower · 1 tile\b/.test(s) && !/ 1 sh /.test(s));
+    tmux.keys('q');
+    const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || s.includes('AFTER-BELLTOWER'));
+    if (quit.includes('quit belltower?')) tmux.keys('y');
+    expect(await exited(tmux, dir)).toBe(0);
+    expectRestored(tmux, dir);
+  }, 60_000);
+
+  it("scrolls back through a 5,000-line tile's output, and finds text in it", async () => {
+    const { tmux, dir } = start(['sh -c "seq 1 5000; echo needle-here; seq 5001 5040; exec sleep 600"', '--scrollback', '6000', '--session', 'scroll'], { cols: 100, rows: 30 });
+    await tmux.waitFor('the end of the output', (s) => /\b5040\b/.test(s));
+    tmux.keys('[');
+    await tmux.waitFor('the scroll view', (s) => s.includes('SCROLL 1 sh'));
+    tmux.keys('g');
+    await tmux.waitFor('the oldest line', (s) => /^┏[^\n]*\n┃1 +┃/m.test(s) || s.split('\n')[1]?.startsWith('┃1 ') === true);
+    tmux.keys('G', '/');
+    tmux.type('needle');
+    tmux.keys('Enter');
+    await tmux.waitFor('the match in view', (s) => s.includes('needle-here') && /↑\d+ of \d+ lines/.test(s));
+    tmux.keys('Escape');
+    await tmux.waitFor('back to the grid', (s) => s.includes('belltower · 1 tile'));
+    tmux.keys('q', 'y');
+    expect(await exited(tmux, dir)).toBe(0);
+    expectRestored(tmux, dir);
+  }, 60_000);
+
   it('twenty simulated agents in 120×40: every tile shows its name and state', async () => {
     const { tmux, dir } = start(['demo', '--tiles', '20'], { cols: 120, rows: 40 });
     const names = ['api', 'web', 'docs', 'tests', 'notes'].flatMap((n) => [n, `${n}-2`, `${n}-3`, `${n}-4`]);

@@ -28,6 +28,8 @@ export interface GridModel {
   note: string | null;
   /** How many idle tiles are hidden (H). */
   hidden: number;
+  /** The scroll view, when one is open. */
+  scroll?: { offset: number; length: number; typing: string | null } | null;
 }
 
 export function GridView({ model }: { model: GridModel }) {
@@ -86,6 +88,7 @@ export function GridView({ model }: { model: GridModel }) {
           states={tiles.map((t) => t.state)}
           unseen={tiles.filter((t) => t.unseen).length}
           hidden={model.hidden}
+          scroll={model.scroll ?? null}
           mode={ui.mode}
           focusedName={selectedTile ? `${selectedTile.id} ${selectedTile.name}` : null}
           zoomed={ui.zoomed}

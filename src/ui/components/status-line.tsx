@@ -18,11 +18,29 @@ export interface StatusLineProps {
   unseen?: number;
   /** Idle tiles left out of the layout. */
   hidden?: number;
+  /** The scroll view: lines up from the bottom, lines kept, the search being typed. */
+  scroll?: { offset: number; length: number; typing: string | null } | null;
 }
 
 const ORDER: TileStateName[] = ['blocked', 'failed', 'done', 'working', 'starting', 'idle', 'unknown', 'exited'];
 
-export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey, note, color, unseen = 0, hidden = 0 }: StatusLineProps) {
+export function StatusLine({ width, states, mode, focusedName, zoomed, escapeKey, note, color, unseen = 0, hidden = 0, scroll = null }: StatusLineProps) {
+  if (scroll) {
+    const where = scroll.offset === 0 ? 'at the bottom' : `↑${scroll.offset} of ${scroll.length} lines`;
+    const text = scroll.typing !== null ? ` search up: ${printable(scroll.typing)}▏` : ` SCROLL ${printable(focusedName ?? '')} · ${where}${note ? ` · ${note}` : ''}`;
+    const keys = scroll.typing !== null ? 'Enter search · Esc cancel ' : 'PgUp PgDn ↑↓ · g G · / n N · Esc back ';
+    return (
+      <Box width={width} height={1}>
+        <Text inverse bold wrap="truncate">
+          {text}
+        </Text>
+        <Box flexGrow={1} />
+        <Text dimColor wrap="truncate">
+          {keys}
+        </Text>
+      </Box>
+    );
+  }
   const counts = ORDER.map((state) => ({ state, n: states.filter((s) => s === state).length })).filter((c) => c.n > 0);
   const hints =
     mode === 'focus'

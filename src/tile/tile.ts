@@ -32,6 +32,8 @@ import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
 import { agentWords } from '../sources/agent-words.js';
+import { readFacts } from '../sources/transcript/session-facts.js';
+import type { SessionFacts } from '../sources/transcript/session-facts.js';
 import type { WordsFor } from '../sources/agent-words.js';
 import { createBannerReader } from './banner-reader.js';
 import { exitEvidence, leftovers } from './tile-end.js';
@@ -104,6 +106,8 @@ export class Tile {
   private finished = false;
   /** The agent's latest words per state it explains, from the current turn only. */
   private words: Partial<Record<WordsFor, string>> = {};
+  /** Model, context and tokens, from the agent's own log. */
+  private facts: SessionFacts = {};
   private end: TileEnd | undefined;
   private closing = false;
   private stopping: Promise<void> | undefined;
@@ -271,6 +275,7 @@ export class Tile {
       ...(v.state === 'done' || v.state === 'blocked' || v.state === 'failed' ? (this.words[v.state] ? { says: this.words[v.state] } : {}) : {}),
       ...(this.end ? { exit: { code: this.end.code, signal: this.end.signal, ...(this.end.error ? { error: this.end.error } : {}), closed: this.end.closed } } : {}),
       ...(this.currentFolder ? { folder: this.currentFolder } : {}),
+      ...(this.facts.model || this.facts.contextTokens !== undefined ? { facts: publicFacts(this.facts) } : {}),
     };
   }
 
@@ -429,6 +434,7 @@ export class Tile {
 
   /** Keep what the agent says of its state; a new turn makes the last one's words stale. */
   private listen(evidence: Evidence): void {
+    if (evidence.type === 'transcript') this.facts = readFacts(this.facts, evidence.record);
     if (startsTurn(evidence)) this.words = {};
     const said = agentWords(evidence);
     if (said) this.words = { ...this.words, [said.for]: said.text };
@@ -460,6 +466,11 @@ export class Tile {
     this.tail?.close();
     this.injection?.dispose();
   }
+}
+
+function publicFacts(facts: SessionFacts): NonNullable<TileInfo['facts']> {
+  const { counted: _counted, ...shown } = facts;
+  return shown;
 }
 
 /** Evidence that a new turn began: the words of the last one no longer describe the tile. */

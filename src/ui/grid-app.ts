@@ -25,6 +25,7 @@ import type { Layout, Rect } from './layout.js';
 import { notificationBody, notificationSequence } from './notify.js';
 import type { Notifier } from './notify.js';
 import { overlayContent, overlayRect } from './overlay.js';
+import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
 import type { ScrollState } from './scroll.js';
 import { clampSelection, handleInput, INITIAL_UI, needsYou, withNote } from './ui-state.js';
@@ -397,6 +398,7 @@ export class GridApp {
           unseen: this.ui.attention.unseen.includes(i.id),
           muted: this.ui.attention.muted.includes(i.id),
           ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
+          ...(describeFacts(i.facts) ? { facts: describeFacts(i.facts)! } : {}),
         })),
         ui: this.ui,
         color: this.options.color,
@@ -503,6 +505,8 @@ export class GridApp {
       source: info.source,
       reason: info.reason,
       sinceMs: info.sinceMs,
+      ...(describeFacts(info.facts) ? { facts: describeFacts(info.facts)! } : {}),
+      ...(info.says ? { says: info.says } : {}),
       entries: this.options.view.why(info).slice(-12),
     };
   }

@@ -28,6 +28,8 @@ export interface HeaderTile {
   muted?: boolean;
   /** Scrolled back this many lines in the scroll view. */
   scrolled?: number;
+  /** From the agent's log, e.g. `opus-5-5 · 12% context`: shown when there is room. */
+  facts?: string;
 }
 
 export type FrameStyle = 'round' | 'bold' | 'double';
@@ -50,6 +52,7 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const look = STATE_LOOK[tile.state];
   const border = color ? look.color : undefined;
   const label = `${tile.id} ${printable(tile.name)}`;
+  const withFacts = tile.facts ? `${label} · ${printable(tile.facts)}` : null;
   const words = stateWords(tile.state, tile.kind);
   const detail = [
     provenance(tile.source, tile.state),
@@ -65,11 +68,14 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
     [],
   ].map((parts) => parts.filter((p) => p !== ''));
   const fixed = 2 + 2; // corner + space on each side
-  for (const parts of candidates) {
+  // With the agent's facts first, while the whole header then still fits without cutting.
+  const tries: [string, string[]][] = [...(withFacts ? [[withFacts, candidates[0]!] as [string, string[]]] : []), ...candidates.map((c) => [label, c] as [string, string[]])];
+  for (const [text, parts] of tries) {
     const right = [look.glyph, parts.length > 0 ? ` ${parts.join(' · ')}` : ''].join('');
     const room = width - fixed - right.length - 1; // one space between name and the line
-    if (room < Math.min(label.length, 3)) continue;
-    const name = label.length <= room ? label : `${label.slice(0, Math.max(1, room - 1))}…`;
+    if (text === withFacts && text.length + 1 > room) continue;
+    if (room < Math.min(text.length, 3)) continue;
+    const name = text.length <= room ? text : `${text.slice(0, Math.max(1, room - 1))}…`;
     const fill = width - fixed - name.length - 1 - right.length - 1;
     if (fill < 1) continue;
     return [

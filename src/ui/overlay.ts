@@ -31,6 +31,9 @@ export interface WhyFacts {
   source: string;
   reason: string;
   sinceMs: number;
+  /** The agent's model and context, its own words for its state. */
+  facts?: string;
+  says?: string;
   entries: readonly WhyEntry[];
 }
 
@@ -86,6 +89,8 @@ export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why
       const lines: OverlayLine[] = [
         { text: `${stateWords(why.state, why.kind)} for ${age(why.sinceMs)}, decided by ${provenance(why.source, why.state)}`, tone: 'title' },
         { text: printableLine(why.reason, width) },
+        ...(why.says ? [{ text: `the agent says: ${printableLine(why.says, width - 16)}`, tone: 'dim' as const }] : []),
+        ...(why.facts ? [{ text: printableLine(why.facts, width), tone: 'dim' as const }] : []),
         { text: '' },
         { text: why.entries.length > 0 ? 'last signals, newest last:' : 'no signals yet', tone: 'dim' },
         ...why.entries.map((entry) => ({

@@ -40,6 +40,8 @@ export interface UiFlags extends CommonRunFlags {
   exitWithLastTile?: boolean;
   /** Lines of output each tile keeps for the scroll view. */
   scrollback?: string;
+  /** Mouse reports: click selects, double click focuses, the wheel scrolls. */
+  mouse?: boolean;
 }
 
 /** One tile to open: from the workspace file, or a SPEC on the command line. */
@@ -192,7 +194,7 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   let ending: Ending = null;
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(null, 'time is up'), style.stopAfterMs);
   try {
-    terminal.enter();
+    terminal.enter({ mouse: flags.mouse === true });
     const settings = new Map<number, TileSettings>();
     for (const [i, launch] of setup.launches.entries()) {
       const size = sizeOf(i);

@@ -34,6 +34,8 @@ export interface InputModes {
   bracketedPaste: boolean;
   /** Focus in/out reported as ESC [ I / ESC [ O. */
   sendFocus: boolean;
+  /** The program asked for mouse reports. */
+  mouseTracking: boolean;
 }
 
 export type OscListener = (code: number, payload: string) => void;
@@ -226,6 +228,7 @@ export class Screen {
       applicationCursorKeys: modes.applicationCursorKeysMode,
       bracketedPaste: modes.bracketedPasteMode,
       sendFocus: modes.sendFocusMode,
+      mouseTracking: modes.mouseTrackingMode !== 'none',
     };
   }
 

@@ -157,6 +157,7 @@ export class GridApp {
     const infos = this.options.view.tileInfos();
     const summaries = infos.map((info) => this.summary(info));
     const grid = this.layoutOf(infos, false);
+    const shown = this.layoutOf(infos);
     const selectedId = infos[this.ui.selected]?.id;
     const escapeKey = (selectedId !== undefined ? this.settings(selectedId).escapeKey : undefined) ?? this.options.escapeKey;
     const screen = selectedId !== undefined ? this.options.view.screenOf(selectedId) : undefined;
@@ -164,6 +165,7 @@ export class GridApp {
       now: this.now(),
       tiles: summaries,
       grid: grid.kind === 'grid' ? grid.tiles : [],
+      shown: shown.kind === 'grid' ? shown.tiles : [],
       escapeKey,
       cwd: this.options.cwd ?? '.',
       ...(screen

@@ -12,7 +12,10 @@ export type InputEvent =
   /** The text of a bracketed paste, without its markers. */
   | { type: 'paste'; text: string }
   /** The terminal window gained or lost focus (focus reporting, DEC mode 1004). */
-  | { type: 'focus'; focused: boolean };
+  | { type: 'focus'; focused: boolean }
+  /** A mouse report (SGR, DEC mode 1006), cell coordinates from 0: a button pressed or released,
+   * or the wheel (`button` 64 up, 65 down). Only with `--mouse`. */
+  | { type: 'mouse'; button: number; x: number; y: number; press: boolean; motion: boolean; raw: string };
 
 export interface ParserState {
   /** Bytes that may be the start of a sequence (a lone ESC, a partial CSI). */
@@ -73,6 +76,12 @@ export function parseInput(state: ParserState, chunk: string): { state: ParserSt
     }
     if (raw === '\x1b[I' || raw === '\x1b[O') {
       events.push({ type: 'focus', focused: raw === '\x1b[I' });
+      continue;
+    }
+    const mouse = /^\x1b\[<(\d+);(\d+);(\d+)([Mm])$/.exec(raw);
+    if (mouse) {
+      const code = Number(mouse[1]);
+      events.push({ type: 'mouse', button: code & ~(4 | 8 | 16 | 32), x: Number(mouse[2]) - 1, y: Number(mouse[3]) - 1, press: mouse[4] === 'M', motion: (code & 32) !== 0, raw });
       continue;
     }
     events.push({ type: 'key', name: sequence.name, raw });

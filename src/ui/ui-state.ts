@@ -45,6 +45,8 @@ export interface UiState {
   readonly hideIdle: boolean;
   /** Looking back through a tile's output. */
   readonly scroll: ScrollState | null;
+  /** The last mouse press on a tile, for telling a double click. */
+  readonly lastClick: { readonly tileId: number; readonly at: number } | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -60,6 +62,7 @@ export const INITIAL_UI: UiState = {
   layoutMode: 'auto',
   hideIdle: false,
   scroll: null,
+  lastClick: null,
 };
 
 /** What the reducer needs to know of a tile. */
@@ -83,6 +86,8 @@ export interface InputContext {
   readonly cwd?: string;
   /** The selected tile's screen, for the scroll view (absent: no screen). */
   readonly scrollSource?: ScrollSource & { readonly alternate: boolean };
+  /** The tiles as laid out on the screen now (zoom and rows included), for the mouse. */
+  readonly shown?: readonly TileRect[];
 }
 
 export type UiEffect =
@@ -105,6 +110,7 @@ const NOTE_MS = 2500;
 
 export function handleInput(state: UiState, event: InputEvent, ctx: InputContext): Step {
   if (event.type === 'focus') return focusReport(state, event.focused, ctx);
+  if (event.type === 'mouse') return state.overlay ? { state, effects: [] } : mouseInput(state, event, ctx);
   if (state.overlay) return overlayInput(state, event, ctx);
   if (state.scroll) return scrollInput(state, event, ctx);
   if (state.mode === 'focus') return focusInput(state, event, ctx);
@@ -118,6 +124,57 @@ export function clampSelection(state: UiState, count: number): UiState {
   return { ...state, selected, ...(count === 0 ? { mode: 'grid' as const, zoomed: false } : {}) };
 }
 
+/** Two presses on one tile within this long are a double click. */
+export const DOUBLE_CLICK_MS = 400;
+/** Lines one wheel notch scrolls. */
+const WHEEL_LINES = 3;
+
+type MouseEvent = Extract<InputEvent, { type: 'mouse' }>;
+type KeyOrPaste = Extract<InputEvent, { type: 'key' | 'paste' }>;
+
+/**
+ * The mouse (`--mouse`): a click selects the tile under it, a double click focuses it, the wheel
+ * scrolls its output. In focus mode, what happens inside the focused tile goes to its program when
+ * the program asked for mouse reports (moved into its own coordinates); a click elsewhere leaves.
+ */
+function mouseInput(state: UiState, event: MouseEvent, ctx: InputContext): Step {
+  const hit = ctx.shown?.find(({ outer }) => event.x >= outer.x && event.x < outer.x + outer.width && event.y >= outer.y && event.y < outer.y + outer.height);
+  const tile = hit ? ctx.tiles[hit.index] : undefined;
+  const wheel = event.button === 64 || event.button === 65;
+  if (state.mode === 'focus') {
+    const focused = ctx.tiles[state.selected];
+    if (hit && focused && hit.index === state.selected && hit.kind !== 'row') {
+      const { body } = hit;
+      const inside = event.x >= body.x && event.x < body.x + body.width && event.y >= body.y && event.y < body.y + body.height;
+      if (!inside || !focused.modes?.mouseTracking) return { state, effects: [] };
+      const code = event.button | (event.motion ? 32 : 0);
+      return { state, effects: [{ type: 'write', tileId: focused.id, data: `\x1b[<${code};${event.x - body.x + 1};${event.y - body.y + 1}${event.press ? 'M' : 'm'}` }] };
+    }
+    if (!event.press || wheel || event.motion || !tile || !focused) return { state, effects: [] };
+    // A click on another tile: the keyboard comes back to the grid, on that tile.
+    return { state: { ...state, mode: 'grid', selected: hit!.index, scroll: null }, effects: focusEffects(focused, false) };
+  }
+  if (wheel && tile && event.press) {
+    const source = hit!.index === state.selected ? ctx.scrollSource : undefined;
+    if (!source || source.alternate) return hit!.index === state.selected ? { state, effects: [] } : select(state, hit!.index, ctx);
+    const scroll = state.scroll?.tileId === tile.id ? state.scroll : startScroll(tile.id, source, false);
+    const result = scrollKey(follow(scroll, source), event.button === 64 ? 'k' : 'j', source);
+    if ('exit' in result) return { state: { ...state, scroll: null }, effects: [] };
+    let next = result.state;
+    for (let i = 1; i < WHEEL_LINES; i++) {
+      const more = scrollKey(next, event.button === 64 ? 'k' : 'j', source);
+      if (!('exit' in more)) next = more.state;
+    }
+    return { state: { ...state, scroll: next.offset === 0 && event.button === 65 ? null : next }, effects: [] };
+  }
+  if (!event.press || event.motion || event.button !== 0 || !tile) return { state, effects: [] };
+  const double = state.lastClick?.tileId === tile.id && ctx.now - state.lastClick.at <= DOUBLE_CLICK_MS;
+  const clicked: UiState = { ...state, scroll: state.scroll?.tileId === tile.id ? state.scroll : null, lastClick: double ? null : { tileId: tile.id, at: ctx.now } };
+  const selected = select(clicked, hit!.index, ctx);
+  if (!double || tile.state === 'exited') return selected;
+  return { state: lookAt({ ...selected.state, mode: 'focus', typed: '', scroll: null }, tile), effects: [...selected.effects, ...seenIfDone(tile), ...focusEffects(tile, true)] };
+}
+
 function focusReport(state: UiState, focused: boolean, ctx: InputContext): Step {
   const next = { ...state, windowFocused: focused };
   const tile = ctx.tiles[state.selected];
@@ -126,7 +183,7 @@ function focusReport(state: UiState, focused: boolean, ctx: InputContext): Step 
   return { state: next, effects: [] };
 }
 
-function gridInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
   if (event.type === 'paste') return { state, effects: [] };
   // The escape key pressed twice: back into the tile, and the key goes to its agent.
   if (event.name === ctx.escapeKey && state.leftFocusAt !== null && ctx.now - state.leftFocusAt <= DOUBLE_PRESS_MS) {
@@ -208,7 +265,7 @@ function gridInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>
   }
 }
 
-function overlayInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
   const overlay = state.overlay;
   if (!overlay) return { state, effects: [] };
   if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event);
@@ -227,7 +284,7 @@ function overlayInput(state: UiState, event: Exclude<InputEvent, { type: 'focus'
   return { state, effects: [] };
 }
 
-function formInput(state: UiState, form: AddForm | RenameForm, event: Exclude<InputEvent, { type: 'focus' }>): Step {
+function formInput(state: UiState, form: AddForm | RenameForm, event: KeyOrPaste): Step {
   // A paste is typed into the field, one line of it.
   const keys = event.type === 'paste' ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : [event.name];
   let current: AddForm | RenameForm = form;
@@ -247,7 +304,7 @@ function formInput(state: UiState, form: AddForm | RenameForm, event: Exclude<In
   return { state: { ...state, overlay: current }, effects: [] };
 }
 
-function scrollInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+function scrollInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
   const scroll = state.scroll;
   const source = ctx.scrollSource;
   if (!scroll || !source || ctx.tiles[state.selected]?.id !== scroll.tileId) return { state: { ...state, scroll: null }, effects: [] };
@@ -263,7 +320,7 @@ function scrollInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' 
   return { state: { ...next, scroll: current }, effects: [] };
 }
 
-function focusInput(state: UiState, event: Exclude<InputEvent, { type: 'focus' }>, ctx: InputContext): Step {
+function focusInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
   const tile = ctx.tiles[state.selected];
   if (!tile || tile.state === 'exited') return { state: { ...state, mode: 'grid' }, effects: [] };
   if (event.type === 'paste') {

@@ -14,9 +14,13 @@ export const ENTER_SEQUENCE = [
   '\x1b[0m\x1b[2J',
 ].join('');
 
+/** Mouse reports (`--mouse`): button presses and the wheel (1000), in SGR form (1006). */
+export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+
 export const RESTORE_SEQUENCE = [
   '\x1b[?2026l', // end a synchronized update a crash may have left open
   '\x1b[0m',
+  '\x1b[?1006l\x1b[?1000l', // mouse reports off (harmless when they were never on)
   '\x1b[?1004l',
   '\x1b[?2004l',
   '\x1b[?25h',
@@ -55,7 +59,7 @@ export class UserTerminal {
     return this.stdout.rows || 24;
   }
 
-  enter(): void {
+  enter(options: { mouse?: boolean } = {}): void {
     if (this.entered) return;
     this.entered = true;
     this.stdin.setRawMode(true);
@@ -63,7 +67,7 @@ export class UserTerminal {
     this.stdin.on('data', this.onData);
     this.stdin.resume();
     this.stdout.on('resize', this.onResize);
-    this.write(ENTER_SEQUENCE);
+    this.write(ENTER_SEQUENCE + (options.mouse ? MOUSE_ON : ''));
   }
 
   /** Undo `enter`: main screen, cursor, modes, cooked input. Idempotent and synchronous. */

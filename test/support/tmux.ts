@@ -5,6 +5,7 @@
  * Everything is waited for by predicate, never by a fixed sleep.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import pty from 'node-pty';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +76,27 @@ export class Tmux {
   /** A tmux format about the window: `#{alternate_on}`, `#{cursor_flag}`, `#{pane_dead}`, … */
   show(format: string): string {
     return this.tmux('display-message', '-p', '-t', 'main', format).trim();
+  }
+
+  /**
+   * A client attached through a real pty, as the user's terminal would be: what tmux passes
+   * through to the terminal outside it (desktop notifications with `allow-passthrough on`) shows
+   * up in its output.
+   */
+  attach(cols: number, rows: number): { output(): string; close(): void } {
+    let output = '';
+    const client = pty.spawn('tmux', ['-S', this.socket, 'attach', '-t', 'main'], { cols, rows, env: { ...process.env, TMUX: '', TERM: 'xterm-256color' } as Record<string, string> });
+    client.onData((data) => (output += data));
+    return {
+      output: () => output,
+      close: () => {
+        try {
+          client.kill();
+        } catch {
+          // already gone
+        }
+      },
+    };
   }
 
   resize(cols: number, rows: number): void {

@@ -13,7 +13,7 @@ function parseAll(...chunks: string[]): { events: InputEvent[]; state: ParserSta
   return { events, state };
 }
 
-const names = (events: InputEvent[]) => events.map((e) => (e.type === 'key' ? e.name : e.type === 'paste' ? `paste:${e.text}` : `focus:${e.focused}`));
+const names = (events: InputEvent[]) => events.map((e) => (e.type === 'key' ? e.name : e.type === 'paste' ? `paste:${e.text}` : e.type === 'focus' ? `focus:${e.focused}` : `mouse:${e.button}@${e.x},${e.y}${e.press ? '' : ' up'}`));
 
 describe('parseInput', () => {
   it('names plain keys, control keys and the escape key candidates', () => {
@@ -44,5 +44,11 @@ describe('parseInput', () => {
 
   it('reads focus reports as focus events, not keys', () => {
     expect(names(parseAll('\x1b[Ix\x1b[O').events)).toEqual(['focus:true', 'x', 'focus:false']);
+  });
+});
+
+describe('mouse reports', () => {
+  it('reads SGR presses, releases and the wheel, with cells counted from 0', () => {
+    expect(names(parseAll('\x1b[<0;10;5M\x1b[<0;10;5m\x1b[<64;3;4M\x1b[<65;3;4M').events)).toEqual(['mouse:0@9,4', 'mouse:0@9,4 up', 'mouse:64@2,3', 'mouse:65@2,3']);
   });
 });

@@ -6,7 +6,7 @@ import { layout } from '../../src/ui/layout.js';
 import { handleInput, INITIAL_UI, needsYou } from '../../src/ui/ui-state.js';
 import type { InputContext, TileSummary, UiEffect, UiState } from '../../src/ui/ui-state.js';
 
-const plainModes = { applicationCursorKeys: false, bracketedPaste: false, sendFocus: false };
+const plainModes = { applicationCursorKeys: false, bracketedPaste: false, sendFocus: false, mouseTracking: false };
 
 function tiles(...states: TileSummary['state'][]): TileSummary[] {
   return states.map((state, i) => ({ id: i + 1, state, sinceMs: 1000, modes: plainModes }));
@@ -163,5 +163,50 @@ describe('focus mode', () => {
 
   it('returns to the grid when the focused tile has exited', () => {
     expect(type(focused, 'x', ctx(tiles('exited'))).state.mode).toBe('grid');
+  });
+});
+
+describe('the mouse', () => {
+  const two = tiles('working', 'done');
+  const withShown = (summaries: TileSummary[], now = 10_000): InputContext => {
+    const c = ctx(summaries, now);
+    return { ...c, shown: c.grid };
+  };
+  const at = (c: InputContext, index: number) => c.shown!.find((t) => t.index === index)!.body;
+
+  it('a click selects the tile under it; a double click focuses it (and sees its done)', () => {
+    const c = withShown(two, 1000);
+    const b = at(c, 1);
+    const press = `\x1b[<0;${b.x + 3};${b.y + 2}M`;
+    const once = type(INITIAL_UI, press, c);
+    expect([once.state.selected, once.state.mode]).toEqual([1, 'grid']);
+    const twice = type(once.state, press, withShown(two, 1200));
+    expect(twice.state.mode).toBe('focus');
+    expect(twice.effects).toContainEqual({ type: 'seen', tileId: 2 });
+    // Too slow: two clicks.
+    expect(type(once.state, press, withShown(two, 1000 + 401)).state.mode).toBe('grid');
+  });
+
+  it('in focus mode, passes clicks inside the tile to a program that asked, in its own coordinates', () => {
+    const wants: TileSummary[] = [{ ...two[0]!, modes: { ...plainModes, mouseTracking: true } }, two[1]!];
+    const c = withShown(wants);
+    const b = at(c, 0);
+    const focused: UiState = { ...INITIAL_UI, mode: 'focus' };
+    expect(type(focused, `\x1b[<0;${b.x + 5};${b.y + 3}M`, c).effects).toEqual([{ type: 'write', tileId: 1, data: '\x1b[<0;5;3M' }]);
+    expect(type(focused, `\x1b[<0;${b.x + 5};${b.y + 3}M`, withShown(two)).effects).toEqual([]);
+    // A click on the other tile leaves focus and selects it.
+    const other = at(c, 1);
+    const left = type(focused, `\x1b[<0;${other.x + 2};${other.y + 2}M`, c);
+    expect([left.state.mode, left.state.selected]).toEqual(['grid', 1]);
+  });
+
+  it('the wheel scrolls the selected tile back, and down to the live bottom again', () => {
+    const source = { rows: 10, bufferLength: 500, scrolledLines: 490, lineText: () => '', alternate: false };
+    const c = { ...withShown(two), scrollSource: source };
+    const b = at(c, 0);
+    const up = type(INITIAL_UI, `\x1b[<64;${b.x + 2};${b.y + 2}M`, c);
+    expect(up.state.scroll?.offset).toBe(3);
+    const down = type(up.state, `\x1b[<65;${b.x + 2};${b.y + 2}M`, c);
+    expect(down.state.scroll).toBeNull();
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * End to end: the real Claude Code 2.1.332 in the grid inside tmux, a permission prompt and the
+ * turn's end: one bell each, and one desktop notification each (OSC 9, passed through tmux) whose
+ * text says what Claude wants — the command to approve — and then what it said.
+ *
+ * Skips (with the reason) when the pinned CLI cannot be installed or tmux is missing.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createClaudeHome } from '../support/claude-home.js';
+import { tryInstallClaude } from '../support/claude-install.js';
+import type { InstallResult } from '../support/claude-install.js';
+import { lastUserOf, permissionBash, startFakeAnthropic, text } from '../support/fake-anthropic.js';
+import type { MessagesRequest, RecordedRequest } from '../support/fake-anthropic.js';
+import { sleep } from '../support/fake-server.js';
+import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const bin = join(repo, 'bin', 'belltower.js');
+let install: InstallResult = { ok: false, reason: 'not attempted' };
+
+beforeAll(async () => {
+  const noTmux = tmuxMissing();
+  if (noTmux) {
+    install = { ok: false, reason: noTmux };
+    return;
+  }
+  install = await tryInstallClaude({ log: (line) => console.error(`[claude-install] ${line}`) });
+  if (install.ok && !existsSync(join(repo, 'dist', 'cli', 'main.js'))) install = { ok: false, reason: 'the CLI is not built (npm run build)' };
+}, 15 * 60_000);
+
+/** The OSC 9 notifications the terminal outside tmux received. */
+function notifications(output: string): string[] {
+  return [...output.matchAll(/\x1b\]9;([^\x07\x1b]*)(?:\x1b\\|\x07)/g)].map((m) => m[1]!);
+}
+
+describe('notifications from the real Claude Code in the grid (tmux)', () => {
+  it('a permission prompt: one bell and one notification naming the command; the done: the same', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const api = await startFakeAnthropic({ script: [permissionBash('touch belltower-approved.txt'), text('File created.')] });
+    const home = createClaudeHome({ baseUrl: api.url });
+    const dir = mkdtempSync(join(tmpdir(), 'belltower-claude-notify-'));
+    const env: Record<string, string | undefined> = { ...home.env, BELLTOWER_CLAUDE_BIN: install.bin, BELLTOWER_STATE_DIR: join(dir, 'state'), CI: undefined };
+    const command = `'${process.execPath}' '${bin}' claude --notify osc9 --session claude-notify 2> ${dir}/stderr; echo "EXIT=$?" > ${dir}/exit; sleep 600`;
+    const tmux = new Tmux({ cols: 120, rows: 40, command, env, cwd: home.cwd });
+    tmux.tmux('set-option', '-g', 'allow-passthrough', 'on');
+    const client = tmux.attach(120, 40);
+    try {
+      await tmux.waitFor('claude at rest', (s) => stateOf(s, 1, 'claude') === 'idle', 30_000);
+      await sleep(600);
+      tmux.keys('Enter');
+      await tmux.waitFor('focus mode', (s) => s.includes('FOCUS 1 claude'));
+      tmux.type('Create the file');
+      await sleep(150);
+      tmux.keys('Enter');
+      await tmux.waitFor('working', (s) => stateOf(s, 1, 'claude') === 'working', 15_000);
+      // Look away: back to the grid, so the tile is not the one in front of you.
+      tmux.keys('C-\\');
+      await tmux.waitFor('blocked', (s) => stateOf(s, 1, 'claude') === 'blocked:', 30_000);
+      await tmux.until('the bell', () => tmux.bells() >= 1);
+      await tmux.until('the notification', () => notifications(client.output()).length >= 1, 5_000);
+      // The words come from the PermissionRequest hook (`approve Bash \`…\``) or, when OSC 7501 says
+      // blocked first, from its message (`approve Bash: …`): either names the command.
+      const asked = notifications(client.output());
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(/^claude: approve Bash[: ]+`?touch belltower-approved\.txt`?\?$/);
+      expect(tmux.bells()).toBe(1);
+
+      // Approve in the tile (Enter picks "Yes"), then look away again for the done.
+      await sleep(1_000);
+      tmux.keys('Enter');
+      await tmux.waitFor('focus mode', (s) => s.includes('FOCUS 1 claude'));
+      const toolResult = (r: RecordedRequest) => r.kind === 'main' && lastUserOf(r.body as MessagesRequest).toolResults.length > 0;
+      for (let i = 0; i < 12 && !api.requests.some(toolResult); i++) {
+        tmux.keys('Enter');
+        await api.waitForRequest(toolResult, 700).catch(() => undefined);
+      }
+      tmux.keys('C-\\');
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
+      await tmux.until('the second bell', () => tmux.bells() >= 2);
+      await tmux.until('the second notification', () => notifications(client.output()).length >= 2, 5_000);
+      expect(notifications(client.output())[1]).toBe('claude: done — "File created."');
+      await sleep(1_000);
+      expect(tmux.bells()).toBe(2);
+      expect(notifications(client.output())).toHaveLength(2);
+
+      tmux.keys('q');
+      const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || existsSync(join(dir, 'exit')));
+      if (quit.includes('quit belltower?')) tmux.keys('y');
+      await tmux.until('belltower to exit', () => existsSync(join(dir, 'exit')), 15_000);
+      expect(readFileSync(join(dir, 'stderr'), 'utf8')).toBe('');
+    } finally {
+      client.close();
+      tmux.close();
+      await api.close();
+      home.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -15,7 +15,7 @@ import type { VerdictChange } from '../tile/tile.js';
 import { EXIT, exitStatus } from './exit-codes.js';
 import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
-import { prepareRun } from './run-setup.js';
+import { prepareRun, tileSetBase } from './run-setup.js';
 import type { CommonRunFlags } from './run-setup.js';
 
 export interface RunFlags extends CommonRunFlags {
@@ -57,11 +57,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
     cols,
     rows,
     timing,
-    runtimeDir: dirs.runtime,
-    ...(flags.record ? { recordDir: flags.record } : {}),
-    captureOutput: flags.captureOutput ?? false,
-    ...(flags.psp === false ? { answerPsp: false } : {}),
-    hooks: flags.hooks !== false,
+    ...tileSetBase(flags, dirs.runtime),
     logger: log,
   });
   tiles.onVerdict((change) => out.line((style.format ?? verdictJson)(change)));

@@ -70,3 +70,14 @@ export function parseTimingFlags(values: string[]): Record<string, unknown> {
   }
   return overrides;
 }
+
+/** The TileSet options both the grid and headless mode take from their flags. */
+export function tileSetBase(flags: CommonRunFlags, runtimeDir: string): { runtimeDir: string; recordDir?: string; captureOutput: boolean; answerPsp?: boolean; hooks: boolean } {
+  return {
+    runtimeDir,
+    ...(flags.record ? { recordDir: flags.record } : {}),
+    captureOutput: flags.captureOutput ?? false,
+    ...(flags.psp === false ? { answerPsp: false } : {}),
+    hooks: flags.hooks !== false,
+  };
+}

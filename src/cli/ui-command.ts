@@ -27,7 +27,7 @@ import { UserTerminal } from '../ui/user-terminal.js';
 import { EXIT, exitStatus } from './exit-codes.js';
 import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
-import { prepareRun } from './run-setup.js';
+import { prepareRun, tileSetBase } from './run-setup.js';
 import type { CommonRunFlags } from './run-setup.js';
 
 export interface UiFlags extends CommonRunFlags {
@@ -131,11 +131,7 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     cols: FALLBACK_SIZE.cols,
     rows: FALLBACK_SIZE.rows,
     timing: setup.timing,
-    runtimeDir: dirs.runtime,
-    ...(flags.record ? { recordDir: flags.record } : {}),
-    captureOutput: flags.captureOutput ?? false,
-    ...(flags.psp === false ? { answerPsp: false } : {}),
-    hooks: flags.hooks !== false,
+    ...tileSetBase(flags, dirs.runtime),
     logger: log,
     ...(scrollback !== undefined ? { scrollback } : {}),
   });

@@ -7,6 +7,7 @@
  * It returns bytes and writes nothing itself: the frame writer decides when they go out.
  */
 import type { ReadOptions } from '../session/row-reader.js';
+import { PLAIN_STYLE } from '../session/styled-row.js';
 import type { StyledRow, StyledRun } from '../session/styled-row.js';
 import type { ColorDepth } from './color-depth.js';
 import type { Rect } from './layout.js';
@@ -153,21 +154,10 @@ export function slice(row: StyledRow, from: number, to: number, pad = true): Sty
     }
   }
   const covered = Math.max(0, Math.min(x, to) - from);
-  if (pad && covered < to - from) runs.push({ text: ' '.repeat(to - from - covered), width: to - from - covered, style: BLANK_STYLE });
+  if (pad && covered < to - from) runs.push({ text: ' '.repeat(to - from - covered), width: to - from - covered, style: PLAIN_STYLE });
   return { runs };
 }
 
-const BLANK_STYLE: StyledRun['style'] = {
-  fg: { kind: 'default' },
-  bg: { kind: 'default' },
-  bold: false,
-  dim: false,
-  italic: false,
-  underline: false,
-  inverse: false,
-  strikethrough: false,
-  invisible: false,
-};
 
 function subtract(span: { from: number; to: number }, holes: { from: number; to: number }[]): { from: number; to: number }[] {
   let parts = [span];

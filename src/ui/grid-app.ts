@@ -82,7 +82,6 @@ export class GridApp {
   private readonly frames: FrameWriter;
   private chrome: ChromeRenderer | null = null;
   private chromeDirty = true;
-  private bodiesDirty = true;
   private lastPaint = -Infinity;
   private paintTimer: NodeJS.Timeout | undefined;
   private ageTimer: NodeJS.Timeout | undefined;
@@ -345,7 +344,6 @@ export class GridApp {
   }
 
   private markBodies(): void {
-    this.bodiesDirty = true;
     this.requestPaint();
   }
 
@@ -430,7 +428,6 @@ export class GridApp {
         bodies.push({ key: info.id, rect: body, screen: shown });
       }
     }
-    this.bodiesDirty = false;
     const bytes = this.frames.write({ cols, rows, chrome: chromeLines, bodies, occluded: overlay ? [overlay.rect] : [], cursor: this.cursor(l, infos, overlay?.rect ?? null) });
     this.lastPaint = now;
     if (bytes === '') return;

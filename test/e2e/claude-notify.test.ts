@@ -10,25 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClaudeHome } from '../support/claude-home.js';
-import { tryInstallClaude } from '../support/claude-install.js';
 import type { InstallResult } from '../support/claude-install.js';
+import { BELLTOWER_BIN, claudeInTmux } from '../support/claude-in-tmux.js';
 import { lastUserOf, permissionBash, startFakeAnthropic, text } from '../support/fake-anthropic.js';
 import type { MessagesRequest, RecordedRequest } from '../support/fake-anthropic.js';
 import { sleep } from '../support/fake-server.js';
-import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { stateOf, Tmux } from '../support/tmux.js';
 
-const repo = join(import.meta.dirname, '..', '..');
-const bin = join(repo, 'bin', 'belltower.js');
+const bin = BELLTOWER_BIN;
 let install: InstallResult = { ok: false, reason: 'not attempted' };
 
 beforeAll(async () => {
-  const noTmux = tmuxMissing();
-  if (noTmux) {
-    install = { ok: false, reason: noTmux };
-    return;
-  }
-  install = await tryInstallClaude({ log: (line) => console.error(`[claude-install] ${line}`) });
-  if (install.ok && !existsSync(join(repo, 'dist', 'cli', 'main.js'))) install = { ok: false, reason: 'the CLI is not built (npm run build)' };
+  install = await claudeInTmux();
 }, 15 * 60_000);
 
 /** The OSC 9 notifications the terminal outside tmux received. */

@@ -87,3 +87,13 @@ export function expectRestored(tmux: Tmux, dir: string): void {
 const TILE = /[╭┏╔] \d+ \S+ /;
 export const headers = (screen: string) => screen.split('\n').flatMap((line) => line.match(new RegExp(TILE.source, 'g')) ?? []);
 
+
+/** Press q (and y when belltower asks, because an agent is busy), then expect a clean exit with 0
+ * and the terminal as it was. */
+export async function quitCleanly(tmux: Tmux, dir: string): Promise<void> {
+  tmux.keys('q');
+  const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || s.includes('AFTER-BELLTOWER'));
+  if (quit.includes('quit belltower?')) tmux.keys('y');
+  expect(await exited(tmux, dir)).toBe(0);
+  expectRestored(tmux, dir);
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, exited, expectRestored, keepFolder, start } from '../support/grid-session.js';
+import { closeAll, exited, expectRestored, keepFolder, quitCleanly, start } from '../support/grid-session.js';
 import { tmuxMissing } from '../support/tmux.js';
 
 const run = promisify(execFile);
@@ -34,11 +34,7 @@ describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real ter
     writeFileSync(file, readFileSync(file, 'utf8').replace('    { "name": "shell", "agent": "shell" },', '    { "name": "shell", "agent": "shell" },\n    { "name": "ticker", "command": "sh -c \'while :; do date; sleep 1; done\'" },'));
     const { tmux, dir } = start([], { cols: 120, rows: 30 }, [], { cwd: folder });
     await tmux.waitFor('the two tiles of the workspace', (s) => /[╭┏] 1 shell /.test(s) && /[╭┏] 2 ticker /.test(s) && /belltower · 2 tiles/.test(s));
-    tmux.keys('q');
-    const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || s.includes('AFTER-BELLTOWER'));
-    if (quit.includes('quit belltower?')) tmux.keys('y');
-    expect(await exited(tmux, dir)).toBe(0);
-    expectRestored(tmux, dir);
+    await quitCleanly(tmux, dir);
   });
 
   it('a broken workspace starts nothing and says file, line and field', async () => {
@@ -74,11 +70,7 @@ describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real ter
     await tmux.waitFor('failed again', (s) => /┏ 1 sh .*✗ failed/.test(s));
     tmux.keys('x');
     await tmux.waitFor('closed', (s) => /belltower · 1 tile\b/.test(s) && !/ 1 sh /.test(s));
-    tmux.keys('q');
-    const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || s.includes('AFTER-BELLTOWER'));
-    if (quit.includes('quit belltower?')) tmux.keys('y');
-    expect(await exited(tmux, dir)).toBe(0);
-    expectRestored(tmux, dir);
+    await quitCleanly(tmux, dir);
   }, 60_000);
 
   it("scrolls back through a 5,000-line tile's output, and finds text in it", async () => {
@@ -104,10 +96,6 @@ describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real ter
     const names = ['api', 'web', 'docs', 'tests', 'notes'].flatMap((n) => [n, `${n}-2`, `${n}-3`, `${n}-4`]);
     const screen = await tmux.waitFor('twenty tiles', (s) => shownTiles(s).size === 20 && /belltower · 20 tiles/.test(s));
     expect([...shownTiles(screen).keys()].sort()).toEqual(names.sort());
-    tmux.keys('q');
-    const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || s.includes('AFTER-BELLTOWER'));
-    if (quit.includes('quit belltower?')) tmux.keys('y');
-    expect(await exited(tmux, dir)).toBe(0);
-    expectRestored(tmux, dir);
+    await quitCleanly(tmux, dir);
   }, 60_000);
 });

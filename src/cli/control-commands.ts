@@ -3,7 +3,7 @@ import { ControlClientError, findSession, request } from '../control/control-cli
 import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
 import { WAIT_TARGETS } from '../control/protocol.js';
 import { belltowerDirs } from '../platform/state-dir.js';
-import { parseDuration } from './duration.js';
+import { readDuration } from './duration.js';
 import type { Output } from './output.js';
 
 export const TIMEOUT_EXIT = 124;
@@ -59,9 +59,9 @@ export async function sendCommand(tile: string, text: string, flags: { enter?: b
 export async function waitCommand(tile: string, flags: { for?: string; timeout?: string; session?: string }, out: Output): Promise<number> {
   const target = (flags.for ?? 'done') as WaitTarget;
   if (!(WAIT_TARGETS as readonly string[]).includes(target)) return fail(out, `--for takes one of ${WAIT_TARGETS.join(', ')}`, 2);
-  const timeoutMs = parseDuration(flags.timeout ?? '10m');
-  if (timeoutMs === null || timeoutMs <= 0) return fail(out, `--timeout takes a duration such as 30s, 10m or 1h (got "${flags.timeout}")`, 2);
-  const reply = await call(out, flags.session, { op: 'wait', tile, for: target, timeoutMs });
+  const timeout = readDuration(flags.timeout ?? '10m', '--timeout');
+  if ('error' in timeout) return fail(out, timeout.error, 2);
+  const reply = await call(out, flags.session, { op: 'wait', tile, for: target, timeoutMs: timeout.ms });
   if (typeof reply === 'number') return reply;
   if (!reply.ok) return reply.timeout ? fail(out, reply.error, TIMEOUT_EXIT) : fail(out, reply.error);
   if ('reached' in reply) out.line(formatTile(reply.reached));

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { VerdictChange } from '../tile/tile.js';
+import { durationProblem, MAX_DURATION_MS } from '../verdict/duration.js';
 import type { Output } from './output.js';
 import { runHeadless } from './run-command.js';
 
@@ -32,8 +33,8 @@ export function formatDemoLine({ tile, from, verdict }: VerdictChange): string {
 
 export async function demoCommand(flags: { seconds?: string }, out: Output): Promise<number> {
   const seconds = Number(flags.seconds ?? 30);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    out.error('belltower demo: --seconds takes a positive number');
+  if (!(seconds > 0) || durationProblem(seconds * 1000)) {
+    out.error(`belltower demo: --seconds takes a positive number of seconds, at most ${Math.floor(MAX_DURATION_MS / 1000)}`);
     return 2;
   }
   out.line(`belltower demo: three simulated agents for ${seconds}s (Ctrl-C ends it sooner). 🔔 marks where belltower rings.`);

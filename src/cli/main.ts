@@ -7,6 +7,7 @@ import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { lsCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
 import { demoCommand } from './demo-command.js';
+import { reportFailure } from './refusal.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadless } from './run-command.js';
 import type { RunFlags } from './run-command.js';
@@ -118,12 +119,8 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      code = error.exitCode;
-    } else {
-      out.error(`belltower: ${(error as Error).stack ?? String(error)}`);
-      code = 1;
-    }
+    // A refusal is one line and exit 2; a crash logs its stack and points there (refusal.ts).
+    code = error instanceof CommanderError ? error.exitCode : reportFailure(error, out);
   }
   process.exitCode = code;
 }

@@ -2,7 +2,7 @@
  * `belltower run --headless [SPEC...]`: the sessions run without a UI; every verdict change is one
  * JSON line on stdout. Exits when every session has exited, or on SIGINT/SIGTERM after ending them.
  */
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
@@ -10,7 +10,9 @@ import { ControlServer, ControlServerError } from '../control/control-server.js'
 import { checkSessionName, socketPath } from '../control/socket-path.js';
 import { sweepOrphans } from '../agents/session-folder.js';
 import { fileLogger } from '../platform/file-logger.js';
+import { ensureOwnDir, PrivateDirError } from '../platform/private-dir.js';
 import { belltowerDirs } from '../platform/state-dir.js';
+import { sizeProblem, TERMINAL_SIZE } from '../session/terminal-size.js';
 import { verdictRow } from '../record/verdict-row.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
@@ -57,8 +59,9 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   }
   const cols = Number(flags.cols ?? 120);
   const rows = Number(flags.rows ?? 40);
-  if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
-    out.error(`belltower: --cols and --rows must be whole numbers of at least 2 (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
+  if (sizeProblem(cols, rows)) {
+    const { minCols, maxCols, minRows, maxRows } = TERMINAL_SIZE;
+    out.error(`belltower: --cols takes ${minCols}–${maxCols} and --rows ${minRows}–${maxRows} (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
     return 2;
   }
   if (flags.record) {
@@ -120,6 +123,11 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
     await tiles.allExited();
     if (timer) clearTimeout(timer);
     await stop('every session exited');
+  } catch (error) {
+    // A tile that cannot start (its recording cannot be written) ends the ones already running.
+    if (timer) clearTimeout(timer);
+    await stop(`a tile could not start: ${String(error)}`);
+    throw error;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -129,16 +137,17 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   return 0;
 }
 
-/** Why recordings cannot be written into `dir` (created if missing), or null. */
+/** Why recordings cannot be written into `dir` (created if missing, 0700), or null. The folder
+ * must be the user's and not writable by others (unless sticky): see Recorder for the files. */
 function recordDirProblem(dir: string): string | null {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureOwnDir(dir);
     accessSync(dir, constants.W_OK);
     return null;
   } catch (error) {
+    if (error instanceof PrivateDirError) return error.message;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'not writable';
-    if (code === 'ENOTDIR' || code === 'EEXIST') return 'not a folder';
     return (error as Error).message;
   }
 }

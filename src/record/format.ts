@@ -4,7 +4,9 @@
  * increasing). This module validates lines and names the line number of anything wrong.
  */
 import { z } from 'zod';
+import { TERMINAL_SIZE } from '../session/terminal-size.js';
 import { TILE_STATES } from '../verdict/state.js';
+import { resolveTiming, TimingError } from '../verdict/timing.js';
 import type { TileStateName } from '../verdict/state.js';
 
 export const RECORDING_FORMAT = 'belltower-recording';
@@ -12,14 +14,19 @@ export const RECORDING_VERSION = 1;
 
 const SOURCES = ['hook', 'psp', 'transcript', 'notify', 'title', 'banner', 'process', 'user', 'engine'] as const;
 
+// The same bound as live (src/session/terminal-size.ts): a recording may not ask replay for a
+// screen live belltower would refuse to make.
+const cols = z.number().int().min(TERMINAL_SIZE.minCols).max(TERMINAL_SIZE.maxCols);
+const rows = z.number().int().min(TERMINAL_SIZE.minRows).max(TERMINAL_SIZE.maxRows);
+
 export const headerSchema = z.object({
   type: z.literal('header'),
   format: z.literal(RECORDING_FORMAT),
   version: z.number().int().positive(),
   agent: z.string().min(1),
   agentVersion: z.string().optional(),
-  cols: z.number().int().positive(),
-  rows: z.number().int().positive(),
+  cols,
+  rows,
   startedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date'),
   timing: z.record(z.string(), z.number()).optional(),
   /** Optional, version 1 additions: what the session was set up with. */
@@ -40,7 +47,7 @@ const notifyLine = z.object({ type: z.literal('notify'), ...stamp, payload: json
 const bannerLine = z.object({ type: z.literal('banner'), ...stamp, text: z.string() });
 const promptLine = z.object({ type: z.literal('prompt'), ...stamp, local: z.boolean().optional() });
 const seenLine = z.object({ type: z.literal('seen'), ...stamp });
-const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols: z.number().int().positive(), rows: z.number().int().positive() });
+const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols, rows });
 const exitLine = z.object({ type: z.literal('exit'), ...stamp, code: z.number().int().nullable(), signal: z.string().nullable(), error: z.string().optional() });
 const verdictLine = z.object({
   type: z.literal('verdict'),
@@ -126,6 +133,12 @@ function parseHeader(row: string, file: string): RecordingHeader {
   }
   if (result.data.version > RECORDING_VERSION) {
     throw new RecordingError(file, 1, `recording format version ${result.data.version} is newer than this belltower reads (${RECORDING_VERSION}): upgrade belltower`);
+  }
+  try {
+    resolveTiming(result.data.timing ?? {}); // the settings replay will run with: the live rules
+  } catch (error) {
+    if (error instanceof TimingError) throw new RecordingError(file, 1, `bad header: ${error.message}`);
+    throw error;
   }
   return result.data;
 }

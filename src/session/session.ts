@@ -15,6 +15,7 @@ import {
 import { subscribe, subscribeOnce } from './listeners.js';
 import { PtySession, type ExitInfo } from './pty-session.js';
 import { Screen, type OscListener } from './screen.js';
+import { sizeProblem } from './terminal-size.js';
 
 export interface SessionOptions {
   file: string;
@@ -45,6 +46,8 @@ export class Session {
   private disposed = false;
 
   private constructor(options: SessionOptions) {
+    const badSize = sizeProblem(options.cols, options.rows);
+    if (badSize) throw new RangeError(badSize);
     this.limits = checkFlowLimits(options.flow ?? DEFAULT_FLOW_LIMITS);
     // The screen exists before the child so that not one byte of its output, nor one query it
     // sends at start-up (Claude's OSC 7501 probe), finds nobody listening.
@@ -117,9 +120,8 @@ export class Session {
 
   /** Resize the screen, then the pty: the child's redraw after SIGWINCH lands on the new size. */
   resize(cols: number, rows: number): void {
-    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
-      throw new RangeError(`a session needs a whole, positive size; got ${cols}×${rows}`);
-    }
+    const badSize = sizeProblem(cols, rows);
+    if (badSize) throw new RangeError(badSize);
     this.screen.resize(cols, rows);
     this.pty.resize(cols, rows);
   }

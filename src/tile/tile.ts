@@ -17,6 +17,7 @@ import { TranscriptTail } from '../sources/transcript/tail.js';
 import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
 import type { EngineState, Verdict } from '../verdict/state.js';
+import { MAX_DURATION_MS } from '../verdict/duration.js';
 import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
@@ -279,7 +280,10 @@ export class Tile {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeTimer = undefined;
     if (at === null || this.exited) return;
-    this.wakeTimer = setTimeout(() => this.pipeline.wake(at), Math.max(0, at - this.t()));
+    // A timer holds at most MAX_DURATION_MS; a wake-up further away re-arms until it is due.
+    const delay = Math.max(0, at - this.t());
+    if (delay > MAX_DURATION_MS) this.wakeTimer = setTimeout(() => this.schedule(at), MAX_DURATION_MS);
+    else this.wakeTimer = setTimeout(() => this.pipeline.wake(at), delay);
   }
 
   private finish(): void {

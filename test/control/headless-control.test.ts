@@ -228,7 +228,7 @@ describe('belltower run --headless with the control socket', () => {
     writeFileSync(join(work, 'not-a-folder'), '');
     const h = headless('t7', '--record', join(work, 'not-a-folder', 'recordings'), 'sleep 600');
     expect(await h.exited).toBe(2);
-    expect(h.stderr()).toMatch(/--record .*not-a-folder\/recordings: not a folder/);
+    expect(h.stderr()).toMatch(/--record .*not-a-folder\/recordings: .*not-a-folder is not a folder/);
     expect(h.lines).toEqual([]);
   }, 30_000);
 

@@ -47,6 +47,22 @@ describe('reading a recording', () => {
     expect(errorOf('').message).toMatch(/empty file/);
   });
 
+  it('refuses sizes beyond the live bound in the header and in resize lines (replay grew to 12 GB on rows: 2^31)', () => {
+    expect(errorOf(header.replace('"rows":40', `"rows":${2 ** 31}`)).message).toMatch(/^r\.jsonl:1: bad header: rows/);
+    expect(errorOf(header.replace('"cols":120', `"cols":${2 ** 31}`)).message).toMatch(/^r\.jsonl:1: bad header: cols/);
+    const huge = errorOf(`${header}\n{"type":"prompt","t":1,"seq":1}\n{"type":"resize","t":2,"seq":2,"cols":100000,"rows":100000}\n`);
+    expect(huge.line).toBe(3);
+    expect(huge.message).toMatch(/bad resize line: cols/);
+    expect(errorOf(`${header}\n{"type":"resize","t":2,"seq":1,"cols":80,"rows":0}\n`).message).toMatch(/bad resize line: rows/);
+    expect(parseRecording(`${header}\n{"type":"resize","t":2,"seq":1,"cols":1000,"rows":1000}\n`).lines).toHaveLength(1);
+  });
+
+  it('refuses a header whose timing settings live belltower would refuse, on line 1', () => {
+    expect(errorOf(header.replace('}', ',"timing":{"conflictWindowMs":-1}}')).message).toMatch(/^r\.jsonl:1: bad header: timing setting "conflictWindowMs"/);
+    expect(errorOf(header.replace('}', `,"timing":{"heldReleaseQuietMs":${2 ** 40}}}`)).message).toMatch(/^r\.jsonl:1: .*at most/);
+    expect(errorOf(header.replace('}', ',"timing":{"nonsenseMs":5}}')).message).toMatch(/^r\.jsonl:1: .*unknown timing setting/);
+  });
+
   it('accepts lines it does not need (pty, resize) and equal times', () => {
     const parsed = parseRecording(`${header}\n{"type":"resize","t":5,"seq":1,"cols":80,"rows":24}\n{"type":"prompt","t":5,"seq":2}\n`);
     expect(parsed.lines.map((l) => l.type)).toEqual(['resize', 'prompt']);

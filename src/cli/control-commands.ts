@@ -2,6 +2,7 @@
 import { ControlClientError, findSession, request } from '../control/control-client.js';
 import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
 import { WAIT_TARGETS } from '../control/protocol.js';
+import { printable } from '../platform/printable.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { readDuration } from './duration.js';
 import type { Output } from './output.js';
@@ -14,7 +15,7 @@ async function call(out: Output, session: string | undefined, body: Parameters<t
     return await request(path, body);
   } catch (error) {
     if (error instanceof ControlClientError) {
-      out.error(`belltower: ${error.message}`);
+      out.error(`belltower: ${printable(error.message)}`);
       return 2;
     }
     throw error;
@@ -45,7 +46,7 @@ export async function whyCommand(tile: string, flags: { json?: boolean; session?
   }
   out.line(formatTile(reply.tile));
   for (const entry of reply.why) {
-    out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${entry.source.padEnd(10)} ${entry.signal.padEnd(14)} ${entry.note}`);
+    out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${printable(entry.source).padEnd(10)} ${printable(entry.signal).padEnd(14)} ${printable(entry.note)}`);
   }
   return 0;
 }
@@ -68,14 +69,16 @@ export async function waitCommand(tile: string, flags: { for?: string; timeout?:
   return 0;
 }
 
+/** Messages can carry a tile's name or reason: text from the agent, shown to people. */
 function fail(out: Output, message: string, code = 1): number {
-  out.error(`belltower: ${message}`);
+  out.error(`belltower: ${printable(message)}`);
   return code;
 }
 
+/** One tile for people: every field the agent could have written goes through printable(). */
 function formatTile(tile: TileInfo): string {
-  const state = tile.kind ? `${tile.state}: ${tile.kind}` : tile.state;
-  return `${String(tile.id).padStart(2)}  ${tile.name.padEnd(12)} ${state.padEnd(20)} ${tile.source.padEnd(10)} ${formatSince(tile.sinceMs).padStart(7)}  ${tile.reason}`;
+  const state = printable(tile.kind ? `${tile.state}: ${tile.kind}` : tile.state);
+  return `${String(tile.id).padStart(2)}  ${printable(tile.name).padEnd(12)} ${state.padEnd(20)} ${printable(tile.source).padEnd(10)} ${formatSince(tile.sinceMs).padStart(7)}  ${printable(tile.reason)}`;
 }
 
 function formatSince(ms: number): string {

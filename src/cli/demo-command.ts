@@ -4,6 +4,7 @@
  * lands, the demo prints each verdict as a line.
  */
 import { fileURLToPath } from 'node:url';
+import { printable } from '../platform/printable.js';
 import type { VerdictChange } from '../tile/tile.js';
 import { durationProblem, MAX_DURATION_MS } from '../verdict/duration.js';
 import type { Output } from './output.js';
@@ -28,7 +29,8 @@ export function formatDemoLine({ tile, from, verdict }: VerdictChange): string {
   const time = `${(verdict.since / 1000).toFixed(1)}s`.padStart(6);
   const rings = verdict.state === 'done' || verdict.state === 'blocked' || verdict.state === 'failed';
   const state = verdict.kind ? `${verdict.state}: ${verdict.kind}` : verdict.state;
-  return `${time}  ${tile.id} ${tile.name.padEnd(5)} ${GLYPH[verdict.state] ?? ' '} ${state.padEnd(20)} from ${from.padEnd(8)} · ${verdict.source.padEnd(7)} ${rings ? '🔔 ' : ''}${verdict.reason}`;
+  // The name and the reason can be the agent's own words: printable() keeps them off the terminal's controls.
+  return `${time}  ${tile.id} ${printable(tile.name).padEnd(5)} ${GLYPH[verdict.state] ?? ' '} ${printable(state).padEnd(20)} from ${from.padEnd(8)} · ${verdict.source.padEnd(7)} ${rings ? '🔔 ' : ''}${printable(verdict.reason)}`;
 }
 
 export async function demoCommand(flags: { seconds?: string }, out: Output): Promise<number> {

@@ -9,6 +9,7 @@ import { SpecError } from '../agents/launch-spec.js';
 import { ControlClientError } from '../control/control-client.js';
 import { ControlServerError } from '../control/control-server.js';
 import { appendLogLine } from '../platform/file-logger.js';
+import { printable } from '../platform/printable.js';
 import { PrivateDirError } from '../platform/private-dir.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { RecordingError } from '../record/format.js';
@@ -53,6 +54,7 @@ function defaultLogPath(): string | null {
   }
 }
 
+/** The first line of a message, shown safely (it may quote a path or a recording's text). */
 function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
+  return printable(text.split('\n', 1)[0] ?? '');
 }

@@ -129,6 +129,7 @@ export class Tile {
       cols: options.cols,
       rows: options.rows,
       answerPspQuery: answerPsp,
+      logger: (level, message, data) => log(level, `tile ${this.id}: ${message}`, data),
     });
     this.pipeline = new TilePipeline({
       profile: this.profile,

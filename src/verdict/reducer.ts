@@ -242,6 +242,9 @@ function applyBanner(d: Draft, text: string): void {
   // A banner may only make a done appear sooner. A false one is not harmless, a missed one is.
   if (d.state.latched) return note(d, 'ignored: screen muted after /clear or /compact');
   if (d.state.firstPartyClaim === 'working') return note(d, 'ignored: first-party evidence says working');
+  // Nor may it ring a done the title contradicts at that moment: a banner-shaped line printed mid-turn
+  // rang a false done that the spinner undid 0.5 s later. Real banners follow the title's rest.
+  if (d.state.screen === 'working') return note(d, 'ignored: the title still says working');
   const gate = gates.readGate(d.state.gate, d.state.options.timing, d.now);
   if (gate.total > 0) return note(d, `ignored: ${gates.describeGate(gate)}`);
   const hold = d.state.hold;

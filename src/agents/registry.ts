@@ -2,17 +2,20 @@
  * The agent profiles belltower knows, by name. Each states which evidence it uses (the README's
  * table is this data).
  */
-import { claudeHookSignals } from '../sources/hooks/claude-hooks.js';
-import { codexNotifySignals } from '../sources/hooks/codex-notify.js';
-import { geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
+import { claudeHookForRecording, claudeHookSignals } from '../sources/hooks/claude-hooks.js';
+import { codexNotifyForRecording, codexNotifySignals } from '../sources/hooks/codex-notify.js';
+import { geminiHookForRecording, geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
 import { claudeTranscriptReader } from '../sources/transcript/claude-transcript.js';
 import { codexRolloutReader } from '../sources/transcript/codex-rollout.js';
-import { classifyTitle } from '../sources/title.js';
+import { classifyTitle, titleForRecording } from '../sources/title.js';
 import type { AgentName, AgentProfile, TitleReader } from './profile.js';
 import { CLAUDE_TITLE, CODEX_TITLE, GEMINI_TITLE, SHELL_TITLE } from './title-glyphs.js';
 import type { TitleGlyphs } from './title-glyphs.js';
 
-const titleReader = (glyphs: TitleGlyphs): TitleReader => ({ classify: (title) => classifyTitle(glyphs, title) });
+const titleReader = (glyphs: TitleGlyphs): TitleReader => ({
+  classify: (title) => classifyTitle(glyphs, title),
+  forRecording: (title) => titleForRecording(glyphs, title),
+});
 
 export const CLAUDE: AgentProfile = {
   name: 'claude',
@@ -24,8 +27,10 @@ export const CLAUDE: AgentProfile = {
   titleRestIsDone: false,
   banner: true,
   hooks: claudeHookSignals,
+  hooksForRecording: claudeHookForRecording,
   transcript: claudeTranscriptReader,
   notify: null,
+  notifyForRecording: null,
 };
 
 export const CODEX: AgentProfile = {
@@ -37,8 +42,10 @@ export const CODEX: AgentProfile = {
   titleRestIsDone: true,
   banner: false,
   hooks: null,
+  hooksForRecording: null,
   transcript: codexRolloutReader,
   notify: codexNotifySignals,
+  notifyForRecording: codexNotifyForRecording,
 };
 
 export const GEMINI: AgentProfile = {
@@ -50,8 +57,10 @@ export const GEMINI: AgentProfile = {
   titleRestIsDone: true,
   banner: false,
   hooks: geminiHookSignals,
+  hooksForRecording: geminiHookForRecording,
   transcript: null,
   notify: null,
+  notifyForRecording: null,
 };
 
 export const SHELL: AgentProfile = {
@@ -63,8 +72,10 @@ export const SHELL: AgentProfile = {
   titleRestIsDone: true,
   banner: false,
   hooks: null,
+  hooksForRecording: null,
   transcript: null,
   notify: null,
+  notifyForRecording: null,
 };
 
 export const PROFILES: Readonly<Record<AgentName, AgentProfile>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI, shell: SHELL };

@@ -53,6 +53,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--rows <n>', 'terminal height of each session', '40')
     .option('--record <dir>', 'write one recording per tile into this folder')
     .option('--capture-output', 'include the raw output in recordings (large)')
+    .option('--record-text', "record the agents' text as received (prompts, replies): not shareable")
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)

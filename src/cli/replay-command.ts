@@ -33,6 +33,7 @@ export async function replayCommand(file: string, flags: ReplayFlags, out: Outpu
 
   for (const row of result.verdicts) out.line(flags.json ? JSON.stringify(row) : formatRow(row));
   for (const problem of result.problems) out.error(`note: ${printable(problem)}`);
+  if (result.truncated) out.error('note: truncated recording (belltower did not finish writing it)');
   if (!flags.check) return 0;
 
   if (result.difference) {
@@ -49,7 +50,9 @@ export async function replayCommand(file: string, flags: ReplayFlags, out: Outpu
     out.error(`  derived:  ${JSON.stringify(derived)}`);
     return 1;
   }
-  out.error(`check passed: ${result.verdicts.length} verdict${result.verdicts.length === 1 ? '' : 's'} match the recording`);
+  const n = result.truncated ? result.recorded.length : result.verdicts.length;
+  const verdicts = `${n} verdict${n === 1 ? '' : 's'}`;
+  out.error(result.truncated ? `check passed: the ${verdicts} the recording holds match; what came after it was cut short is not compared` : `check passed: ${verdicts} match the recording`);
   return 0;
 }
 

@@ -26,6 +26,7 @@ export interface RunFlags {
   rows?: string;
   record?: string;
   captureOutput?: boolean;
+  recordText?: boolean;
   psp?: boolean;
   hooks?: boolean;
   timing?: string[];
@@ -87,6 +88,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
     runtimeDir: dirs.runtime,
     ...(flags.record ? { recordDir: flags.record } : {}),
     captureOutput: flags.captureOutput ?? false,
+    ...(flags.recordText ? { recordText: true } : {}),
     ...(flags.psp === false ? { answerPsp: false } : {}),
     hooks: flags.hooks !== false,
     logger: log,

@@ -1,7 +1,9 @@
 /**
- * The recording format, version 1 (docs/recording-format.md): one JSON object per line, a header
+ * The recording format, version 2 (docs/recording-format.md): one JSON object per line, a header
  * first, then evidence and verdict lines with `t` (ms since startedAt) and `seq` (strictly
- * increasing). This module validates lines and names the line number of anything wrong.
+ * increasing), and an `end` line when belltower finished writing it. This module validates lines
+ * and names the line number of anything wrong. Version 1 recordings (no end line; evidence as
+ * received) are read as they always were.
  */
 import { z } from 'zod';
 import { TERMINAL_SIZE } from '../session/terminal-size.js';
@@ -10,7 +12,9 @@ import { resolveTiming, TimingError } from '../verdict/timing.js';
 import type { TileStateName } from '../verdict/state.js';
 
 export const RECORDING_FORMAT = 'belltower-recording';
-export const RECORDING_VERSION = 1;
+export const RECORDING_VERSION = 2;
+/** From this version on, a recording that belltower finished writing ends with an `end` line. */
+export const END_LINE_VERSION = 2;
 
 const SOURCES = ['hook', 'psp', 'transcript', 'notify', 'title', 'banner', 'process', 'user', 'engine'] as const;
 
@@ -33,6 +37,8 @@ export const headerSchema = z.object({
   name: z.string().optional(),
   psp: z.boolean().optional(),
   hooks: z.boolean().optional(),
+  /** Version 2: the agents' text was recorded as received (--record-text). */
+  text: z.boolean().optional(),
 });
 export type RecordingHeader = z.infer<typeof headerSchema>;
 
@@ -49,6 +55,7 @@ const promptLine = z.object({ type: z.literal('prompt'), ...stamp, local: z.bool
 const seenLine = z.object({ type: z.literal('seen'), ...stamp });
 const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols, rows });
 const exitLine = z.object({ type: z.literal('exit'), ...stamp, code: z.number().int().nullable(), signal: z.string().nullable(), error: z.string().optional() });
+const endLine = z.object({ type: z.literal('end'), ...stamp });
 const verdictLine = z.object({
   type: z.literal('verdict'),
   ...stamp,
@@ -71,15 +78,16 @@ export const bodyLineSchema = z.discriminatedUnion('type', [
   resizeLine,
   exitLine,
   verdictLine,
+  endLine,
 ]);
 export type RecordingLine = z.infer<typeof bodyLineSchema>;
-export type EvidenceLine = Exclude<RecordingLine, { type: 'verdict' }>;
+export type EvidenceLine = Exclude<RecordingLine, { type: 'verdict' | 'end' }>;
 export type VerdictLine = Extract<RecordingLine, { type: 'verdict' }>;
 /** An evidence line before the recorder stamps it. */
 export type Evidence = DistributiveOmit<EvidenceLine, 't' | 'seq'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export const LINE_TYPES = ['pty', 'osc', 'banner', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'exit', 'verdict'] as const;
+export const LINE_TYPES = ['pty', 'osc', 'banner', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'exit', 'verdict', 'end'] as const;
 
 export class RecordingError extends Error {
   override name = 'RecordingError';
@@ -95,32 +103,43 @@ export class RecordingError extends Error {
 export interface ParsedRecording {
   header: RecordingHeader;
   lines: RecordingLine[];
+  /** Whether belltower finished writing it (an end line); null for version 1, which cannot tell. */
+  ended: boolean | null;
 }
 
-/** Parse a whole recording. Throws RecordingError naming the first bad line: never a partial timeline. */
+/** Parse a whole recording. Throws RecordingError naming the first bad line: never a partial timeline.
+ * A version 2 recording cut short (no end line) parses up to its last complete line: a crash can
+ * leave a line half written, and everything before it is still what happened. */
 export function parseRecording(text: string, file = 'recording'): ParsedRecording {
   const rows = text.split('\n');
-  if (rows.at(-1) === '') rows.pop();
+  const complete = rows.at(-1) === '';
+  if (complete) rows.pop();
   if (rows.length === 0) throw new RecordingError(file, 1, 'empty file: a recording starts with a header line');
 
   const header = parseHeader(rows[0] ?? '', file);
+  const endable = header.version >= END_LINE_VERSION;
+  // Only a recording whose writer never finished can end in half a line.
+  if (endable && !complete && rows.length > 1 && !isJson(rows.at(-1) ?? '')) rows.pop();
   const lines: RecordingLine[] = [];
   let lastSeq = -1;
+  let ended = false;
   rows.slice(1).forEach((row, index) => {
     const lineNo = index + 2;
+    if (ended) throw new RecordingError(file, lineNo, 'a line after the end line');
     if (row.trim() === '') throw new RecordingError(file, lineNo, 'blank line');
     const value = parseJson(row, file, lineNo);
     const type = typeof value === 'object' && value !== null && 'type' in value ? (value as { type: unknown }).type : undefined;
-    if (typeof type !== 'string' || !(LINE_TYPES as readonly string[]).includes(type)) {
+    if (typeof type !== 'string' || !(LINE_TYPES as readonly string[]).includes(type) || (type === 'end' && !endable)) {
       throw new RecordingError(file, lineNo, `unknown line type ${JSON.stringify(type)} (known: ${LINE_TYPES.join(', ')})`);
     }
     const result = bodyLineSchema.safeParse(value);
     if (!result.success) throw new RecordingError(file, lineNo, `bad ${type} line: ${describeIssues(result.error)}`);
     if (result.data.seq <= lastSeq) throw new RecordingError(file, lineNo, `seq ${result.data.seq} is not greater than the previous ${lastSeq}`);
     lastSeq = result.data.seq;
+    if (result.data.type === 'end') ended = true;
     lines.push(result.data);
   });
-  return { header, lines };
+  return { header, lines, ended: endable ? ended : null };
 }
 
 function parseHeader(row: string, file: string): RecordingHeader {
@@ -141,6 +160,15 @@ function parseHeader(row: string, file: string): RecordingHeader {
     throw error;
   }
   return result.data;
+}
+
+function isJson(row: string): boolean {
+  try {
+    JSON.parse(row);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function parseJson(row: string, file: string, lineNo: number): unknown {

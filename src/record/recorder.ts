@@ -50,6 +50,15 @@ export class Recorder {
     return this.stamped({ type: 'verdict', ...fields }, t);
   }
 
+  /** The last line: belltower finished writing this recording (replay tells a recording cut short
+   * by a crash from a complete one by it). Closes the file. */
+  end(t: number): void {
+    if (this.fd === null) return;
+    this.stamped({ type: 'end' }, t);
+    this.close();
+  }
+
+  /** Closes the file without an end line (it then reads as cut short). */
   close(): void {
     if (this.fd === null) return;
     closeSync(this.fd);

@@ -24,6 +24,8 @@ export interface TileSetOptions {
   /** Folder for recordings (one file per tile), or none. */
   recordDir?: string;
   captureOutput?: boolean;
+  /** Record the agents' text as received (see Tile). */
+  recordText?: boolean;
   answerPsp?: boolean;
   hooks?: boolean;
   logger: Logger;
@@ -58,6 +60,7 @@ export class TileSet implements ControlTarget {
       runtimeDir: this.options.runtimeDir,
       ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${id}-${tileName}.jsonl`) } : {}),
       captureOutput: this.options.captureOutput ?? false,
+      ...(this.options.recordText ? { recordText: true } : {}),
       logger: this.options.logger,
     });
     tile.onChange((change) => {

@@ -9,6 +9,7 @@ import { profileFor } from '../agents/registry.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
 import type { Evidence } from '../record/format.js';
+import { recordedForm } from '../record/recorded-form.js';
 import { Recorder } from '../record/recorder.js';
 import { Session } from '../session/session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
@@ -43,6 +44,8 @@ export interface TileOptions {
   /** Write a recording here (a file path), with pty output when captureOutput. */
   recordPath?: string;
   captureOutput?: boolean;
+  /** Record the agents' text as received (prompts, replies, titles, messages): off by default. */
+  recordText?: boolean;
   logger: Logger;
   /** The tile's clock: milliseconds since an epoch (Date.now by default). */
   now?: () => number;
@@ -116,6 +119,7 @@ export class Tile {
             name: this.name,
             psp: answerPsp,
             hooks: hooksOn,
+            ...(options.recordText ? { text: true } : {}),
           },
           { captureOutput: options.captureOutput ?? false },
         )
@@ -136,6 +140,7 @@ export class Tile {
       timing: options.timing,
       promptsFromHooks: this.profile.promptsFromHooks && hooksOn,
       recorder: this.recorder,
+      ...(this.recorder && !options.recordText ? { recordedForm: recordedForm(this.profile, { rawOsc: options.captureOutput ?? false }) } : {}),
       readBanners: this.profile.banner ? createBannerReader(this.session.screen) : () => [],
       onEffects: (effects) => this.effects(effects),
       onProblem: (problem) => log('warn', `tile ${this.id}: ${problem}`),
@@ -280,7 +285,7 @@ export class Tile {
   private schedule(at: number | null): void {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeTimer = undefined;
-    if (at === null || this.exited) return;
+    if (at === null || this.exited || this.finished) return;
     // A timer holds at most MAX_DURATION_MS; a wake-up further away re-arms until it is due.
     const delay = Math.max(0, at - this.t());
     if (delay > MAX_DURATION_MS) this.wakeTimer = setTimeout(() => this.schedule(at), MAX_DURATION_MS);
@@ -293,6 +298,6 @@ export class Tile {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.tail?.close();
     this.injection?.dispose();
-    this.recorder?.close();
+    this.pipeline.finish(this.t());
   }
 }

@@ -115,6 +115,11 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.kill(process.pid, 'SIGTERM');
   });
+  // An error thrown outside a command's own flow (an event handler) is a crash like any other:
+  // its stack goes to the log, one line to the terminal.
+  const crash = (error: unknown) => process.exit(reportFailure(error, out));
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   let code = 0;
   const program = buildProgram(out, (c) => (code = c));
   try {

@@ -95,10 +95,29 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   });
   tiles.onVerdict((change) => out.line((style.format ?? verdictJson)(change)));
 
+  // Signals are ours from before the socket exists: a SIGTERM while starting (a script that saw
+  // the socket appear) ends the sessions cleanly instead of killing belltower with them running.
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log('info', `headless stop: ${why}`);
+    await tiles.stop();
+  };
+  const onSignal = (signal: NodeJS.Signals) => void stop(signal);
+  const signals = (on: boolean) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      if (on) process.on(signal, onSignal);
+      else process.off(signal, onSignal);
+    }
+  };
+  signals(true);
+
   let control: ControlServer | undefined;
   try {
     control = await ControlServer.listen(socketPath(dirs.runtime, session), tiles);
   } catch (error) {
+    signals(false);
     if (error instanceof ControlServerError) {
       out.error(`belltower: ${error.message}`);
       return 2;
@@ -108,20 +127,14 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   sweepOrphans(dirs.runtime, Date.now(), { logger: log });
   log('info', 'headless start', { session, specs: launches.map((l) => l.spec), socket: control.path });
 
-  let stopping = false;
-  const stop = async (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log('info', `headless stop: ${why}`);
-    await tiles.stop();
-  };
-  const onSignal = (signal: NodeJS.Signals) => void stop(signal);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => void stop('time is up'), style.stopAfterMs);
   try {
-    for (const [i, launch] of launches.entries()) await tiles.add(launch, style.names?.[i]);
+    for (const [i, launch] of launches.entries()) {
+      if (stopping) break;
+      await tiles.add(launch, style.names?.[i]);
+    }
+    // A stop that came while a tile was being added did not see that tile: end it too.
+    if (stopping) await tiles.stop();
     await tiles.allExited();
     if (timer) clearTimeout(timer);
     await stop('every session exited');
@@ -131,9 +144,7 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
     await stop(`a tile could not start: ${String(error)}`);
     throw error;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
+    signals(false);
     await control.close();
   }
   return 0;

@@ -252,9 +252,17 @@ describe('belltower run --headless with the control socket', () => {
     expect(await h.exited).toBe(0);
   }, 30_000);
 
+  it('SIGTERM while starting, before any tile runs, still exits cleanly', async () => {
+    // The socket exists before the tiles are added: a script that waits for it may signal at once.
+    const h = headless('t9', 'sleep 600');
+    await until('the socket', () => existsSync(socketOf('t9')), 10_000);
+    h.child.kill('SIGTERM');
+    expect(await h.exited).toBe(0);
+  }, 30_000);
+
   it('SIGTERM ends the sessions and exits; the verdict stream records the exits', async () => {
     const h = headless('t6', 'sleep 600');
-    await until('the socket', () => existsSync(socketOf('t6')));
+    await until('the tile', async () => existsSync(socketOf('t6')) && (await cli('ls', '--json', '--session', 't6')).stdout.includes('"id":1'));
     h.child.kill('SIGTERM');
     expect(await h.exited).toBe(0);
     expect(h.lines.at(-1)).toMatchObject({ tile: 1, to: 'exited', reason: 'killed by SIGHUP' });

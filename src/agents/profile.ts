@@ -10,11 +10,15 @@ import type { SourceName, SourceSignal } from '../verdict/signals.js';
 export interface TranscriptReader<S = unknown> {
   initial(): S;
   read(state: S, record: unknown): { state: S; signals: SourceSignal[] };
+  /** The record as a recording keeps it: what `read` looks at, never the conversation's text. */
+  forRecording(record: unknown): unknown;
 }
 
 export interface TitleReader {
   /** Classify one OSC 0/2 title: working, at rest, unknown, or no evidence at all. */
   classify(title: string): SourceSignal[];
+  /** The title as a recording keeps it: one that classifies the same, without its free text. */
+  forRecording(title: string): string;
 }
 
 /** `shell`: an interactive shell; `command`: any other command line (`npm test`). */
@@ -43,6 +47,10 @@ export interface AgentProfile {
    * In a shell, `/usr/bin/make` is just a command. */
   slashCommands: boolean;
   hooks: ((event: string, payload: Record<string, unknown>) => SourceSignal[]) | null;
+  /** A hook payload as a recording keeps it (the fields `hooks` reads, no free text). */
+  hooksForRecording: ((event: string, payload: Record<string, unknown>) => Record<string, unknown>) | null;
   transcript: TranscriptReader | null;
   notify: ((payload: Record<string, unknown>) => SourceSignal[]) | null;
+  /** A notify payload as a recording keeps it. */
+  notifyForRecording: ((payload: Record<string, unknown>) => Record<string, unknown>) | null;
 }

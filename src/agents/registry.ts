@@ -2,17 +2,20 @@
  * The agent profiles belltower knows, by name. Each states which evidence it uses (the README's
  * table is this data).
  */
-import { claudeHookSignals } from '../sources/hooks/claude-hooks.js';
-import { codexNotifySignals } from '../sources/hooks/codex-notify.js';
-import { geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
+import { claudeHookForRecording, claudeHookSignals } from '../sources/hooks/claude-hooks.js';
+import { codexNotifyForRecording, codexNotifySignals } from '../sources/hooks/codex-notify.js';
+import { geminiHookForRecording, geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
 import { claudeTranscriptReader } from '../sources/transcript/claude-transcript.js';
 import { codexRolloutReader } from '../sources/transcript/codex-rollout.js';
-import { classifyTitle } from '../sources/title.js';
+import { classifyTitle, titleForRecording } from '../sources/title.js';
 import type { AgentName, AgentProfile, TitleReader } from './profile.js';
 import { CLAUDE_TITLE, CODEX_TITLE, GEMINI_TITLE, SHELL_TITLE } from './title-glyphs.js';
 import type { TitleGlyphs } from './title-glyphs.js';
 
-const titleReader = (glyphs: TitleGlyphs): TitleReader => ({ classify: (title) => classifyTitle(glyphs, title) });
+const titleReader = (glyphs: TitleGlyphs): TitleReader => ({
+  classify: (title) => classifyTitle(glyphs, title),
+  forRecording: (title) => titleForRecording(glyphs, title),
+});
 
 export const CLAUDE: AgentProfile = {
   name: 'claude',
@@ -27,8 +30,10 @@ export const CLAUDE: AgentProfile = {
   exitIsOutcome: false,
   slashCommands: true,
   hooks: claudeHookSignals,
+  hooksForRecording: claudeHookForRecording,
   transcript: claudeTranscriptReader,
   notify: null,
+  notifyForRecording: null,
 };
 
 export const CODEX: AgentProfile = {
@@ -43,8 +48,10 @@ export const CODEX: AgentProfile = {
   exitIsOutcome: false,
   slashCommands: true,
   hooks: null,
+  hooksForRecording: null,
   transcript: codexRolloutReader,
   notify: codexNotifySignals,
+  notifyForRecording: codexNotifyForRecording,
 };
 
 export const GEMINI: AgentProfile = {
@@ -59,8 +66,10 @@ export const GEMINI: AgentProfile = {
   exitIsOutcome: false,
   slashCommands: true,
   hooks: geminiHookSignals,
+  hooksForRecording: geminiHookForRecording,
   transcript: null,
   notify: null,
+  notifyForRecording: null,
 };
 
 /** An interactive shell: idle at its prompt, working while a command runs (OSC 133, from
@@ -77,8 +86,10 @@ export const SHELL: AgentProfile = {
   exitIsOutcome: false,
   slashCommands: false,
   hooks: null,
+  hooksForRecording: null,
   transcript: null,
   notify: null,
+  notifyForRecording: null,
 };
 
 /** Any other command line: working from the start until it exits, then done or failed by its exit

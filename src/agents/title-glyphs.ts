@@ -23,8 +23,8 @@ export interface TitleGlyphs {
   /** Leading glyphs that mean the agent is at rest. */
   readonly atRest: readonly GlyphRange[];
   /** Titles the agent shows but that are documented to mislead: always `unknown` with this
-   * detail, checked before the glyphs. */
-  readonly unreliable: readonly { readonly pattern: RegExp; readonly detail: string }[];
+   * detail, checked before the glyphs. `sample` is one such title: what a recording keeps. */
+  readonly unreliable: readonly { readonly pattern: RegExp; readonly detail: string; readonly sample: string }[];
   /** A title with a leading glyph that is in neither list. */
   readonly otherGlyph: TitleMeaning;
   /** A non-empty title that starts with no glyph at all (a letter, a digit, ASCII). */
@@ -54,7 +54,7 @@ export const CODEX_TITLE: TitleGlyphs = {
   unreliable: [
     // Alternates "[ . ]" / "[ ! ]" while blocked; a title never claims blocked (DESIGN), and
     // OSC 7501 (which Codex always sends) says blocked with its kind.
-    { pattern: /^\[ [.!] \] Action Required/, detail: 'codex title "Action Required" (not trusted as blocked)' },
+    { pattern: /^\[ [.!] \] Action Required/, detail: 'codex title "Action Required" (not trusted as blocked)', sample: '[ ! ] Action Required' },
   ],
   otherGlyph: 'unknown',
   // The folder name, or "<first prompt> | <folder>": the spinner prefix is gone, so the turn
@@ -69,7 +69,7 @@ export const GEMINI_TITLE: TitleGlyphs = {
   unreliable: [
     // ✋ shows for a confirmation dialog and ALSO for a shell that printed and then stayed quiet
     // for 30 s: a false "blocked" if trusted.
-    { pattern: /^\u270b/, detail: 'gemini title ✋ "Action Required" (also shown for a quiet shell)' },
+    { pattern: /^\u270b/, detail: 'gemini title ✋ "Action Required" (also shown for a quiet shell)', sample: '\u270b Action Required' },
   ],
   otherGlyph: 'unknown',
   glyphless: 'no-evidence',

@@ -3,8 +3,9 @@ import { ControlClientError, findSession, request } from '../control/control-cli
 import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
 import { WAIT_TARGETS } from '../control/protocol.js';
 import { resolve } from 'node:path';
+import { printable } from '../platform/printable.js';
 import { belltowerDirs } from '../platform/state-dir.js';
-import { parseDuration } from './duration.js';
+import { readDuration } from './duration.js';
 import type { Output } from './output.js';
 
 export const TIMEOUT_EXIT = 124;
@@ -15,7 +16,7 @@ async function call(out: Output, session: string | undefined, body: Parameters<t
     return await request(path, body);
   } catch (error) {
     if (error instanceof ControlClientError) {
-      out.error(`belltower: ${error.message}`);
+      out.error(`belltower: ${printable(error.message)}`);
       return 2;
     }
     throw error;
@@ -46,7 +47,7 @@ export async function whyCommand(tile: string, flags: { json?: boolean; session?
   }
   out.line(formatTile(reply.tile));
   for (const entry of reply.why) {
-    out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${entry.source.padEnd(10)} ${entry.signal.padEnd(14)} ${entry.note}`);
+    out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${printable(entry.source).padEnd(10)} ${printable(entry.signal).padEnd(14)} ${printable(entry.note)}`);
   }
   return 0;
 }
@@ -60,9 +61,9 @@ export async function sendCommand(tile: string, text: string, flags: { enter?: b
 export async function waitCommand(tile: string, flags: { for?: string; timeout?: string; session?: string }, out: Output): Promise<number> {
   const target = (flags.for ?? 'done') as WaitTarget;
   if (!(WAIT_TARGETS as readonly string[]).includes(target)) return fail(out, `--for takes one of ${WAIT_TARGETS.join(', ')}`, 2);
-  const timeoutMs = parseDuration(flags.timeout ?? '10m');
-  if (timeoutMs === null || timeoutMs <= 0) return fail(out, `--timeout takes a duration such as 30s, 10m or 1h (got "${flags.timeout}")`, 2);
-  const reply = await call(out, flags.session, { op: 'wait', tile, for: target, timeoutMs });
+  const timeout = readDuration(flags.timeout ?? '10m', '--timeout');
+  if ('error' in timeout) return fail(out, timeout.error, 2);
+  const reply = await call(out, flags.session, { op: 'wait', tile, for: target, timeoutMs: timeout.ms });
   if (typeof reply === 'number') return reply;
   if (!reply.ok) return reply.timeout ? fail(out, reply.error, TIMEOUT_EXIT) : fail(out, reply.error);
   if ('reached' in reply) out.line(formatTile(reply.reached));
@@ -97,14 +98,16 @@ function changed(out: Output, reply: ControlReply | number): number {
   return 0;
 }
 
+/** Messages can carry a tile's name or reason: text from the agent, shown to people. */
 function fail(out: Output, message: string, code = 1): number {
-  out.error(`belltower: ${message}`);
+  out.error(`belltower: ${printable(message)}`);
   return code;
 }
 
+/** One tile for people: every field the agent could have written goes through printable(). */
 function formatTile(tile: TileInfo): string {
-  const state = tile.kind ? `${tile.state}: ${tile.kind}` : tile.state;
-  return `${String(tile.id).padStart(2)}  ${tile.name.padEnd(12)} ${state.padEnd(20)} ${tile.source.padEnd(10)} ${formatSince(tile.sinceMs).padStart(7)}  ${tile.reason}`;
+  const state = printable(tile.kind ? `${tile.state}: ${tile.kind}` : tile.state);
+  return `${String(tile.id).padStart(2)}  ${printable(tile.name).padEnd(12)} ${state.padEnd(20)} ${printable(tile.source).padEnd(10)} ${formatSince(tile.sinceMs).padStart(7)}  ${printable(tile.reason)}`;
 }
 
 function formatSince(ms: number): string {

@@ -5,7 +5,9 @@
  * piped, or with `CI` set, it prints each verdict as a line.
  */
 import { fileURLToPath } from 'node:url';
+import { printable } from '../platform/printable.js';
 import type { VerdictChange } from '../tile/tile.js';
+import { durationProblem, MAX_DURATION_MS } from '../verdict/duration.js';
 import type { Output } from './output.js';
 import { runHeadless } from './run-command.js';
 import { runUi } from './ui-command.js';
@@ -36,7 +38,8 @@ export function formatDemoLine({ tile, from, verdict }: VerdictChange): string {
   const time = `${(verdict.since / 1000).toFixed(1)}s`.padStart(6);
   const rings = verdict.state === 'done' || verdict.state === 'blocked' || verdict.state === 'failed';
   const state = verdict.kind ? `${verdict.state}: ${verdict.kind}` : verdict.state;
-  return `${time}  ${tile.id} ${tile.name.padEnd(5)} ${GLYPH[verdict.state] ?? ' '} ${state.padEnd(20)} from ${from.padEnd(8)} · ${verdict.source.padEnd(7)} ${rings ? '🔔 ' : ''}${verdict.reason}`;
+  // The name and the reason can be the agent's own words: printable() keeps them off the terminal's controls.
+  return `${time}  ${tile.id} ${printable(tile.name).padEnd(5)} ${GLYPH[verdict.state] ?? ' '} ${printable(state).padEnd(20)} from ${from.padEnd(8)} · ${verdict.source.padEnd(7)} ${rings ? '🔔 ' : ''}${printable(verdict.reason)}`;
 }
 
 /** `count` simulated agents: the demo's five habits, repeated (api, web, …, api-2, web-2, …). */
@@ -50,8 +53,8 @@ export function demoAgents(count = DEMO_AGENTS.length): { name: string; plan: st
 
 export async function demoCommand(flags: { seconds?: string; lines?: boolean; tiles?: string }, out: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const seconds = flags.seconds === undefined ? undefined : Number(flags.seconds);
-  if (seconds !== undefined && (!Number.isFinite(seconds) || seconds <= 0)) {
-    out.error('belltower demo: --seconds takes a positive number');
+  if (seconds !== undefined && (!(seconds > 0) || durationProblem(seconds * 1000))) {
+    out.error(`belltower demo: --seconds takes a positive number of seconds, at most ${Math.floor(MAX_DURATION_MS / 1000)}`);
     return 2;
   }
   const count = flags.tiles === undefined ? DEMO_AGENTS.length : Number(flags.tiles);

@@ -11,6 +11,7 @@ import { mistypedName } from './did-you-mean.js';
 import { EXIT, EXIT_STATUS_HELP } from './exit-codes.js';
 import { splitWords } from '../agents/launch-spec.js';
 import { launchProblem } from '../session/launch-check.js';
+import { reportFailure } from './refusal.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadless } from './run-command.js';
 import { gridCommand } from './grid-command.js';
@@ -46,6 +47,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--scrollback <lines>', 'lines of output each tile keeps for the scroll view (default 1000)')
     .option('--record <dir>', 'write one recording per tile into this folder')
     .option('--capture-output', 'include the raw output in recordings (large)')
+    .option('--record-text', "record the agents' text as received (prompts, replies): not shareable")
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
@@ -77,6 +79,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--rows <n>', 'terminal height of each session', '40')
     .option('--record <dir>', 'write one recording per tile into this folder')
     .option('--capture-output', 'include the raw output in recordings (large)')
+    .option('--record-text', "record the agents' text as received (prompts, replies): not shareable")
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
@@ -196,17 +199,18 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.kill(process.pid, 'SIGTERM');
   });
+  // An error thrown outside a command's own flow (an event handler) is a crash like any other:
+  // its stack goes to the log, one line to the terminal.
+  const crash = (error: unknown) => process.exit(reportFailure(error, out));
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   let code = 0;
   const program = buildProgram(out, (c) => (code = c));
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      code = error.exitCode;
-    } else {
-      out.error(`belltower: ${(error as Error).stack ?? String(error)}`);
-      code = 1;
-    }
+    // A refusal is one line and exit 2; a crash logs its stack and points there (refusal.ts).
+    code = error instanceof CommanderError ? error.exitCode : reportFailure(error, out);
   }
   process.exitCode = code;
 }

@@ -10,6 +10,7 @@ import { sweepOrphans } from '../agents/session-folder.js';
 import { fileLogger } from '../platform/file-logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { verdictRow } from '../record/verdict-row.js';
+import { sizeProblem, TERMINAL_SIZE } from '../session/terminal-size.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
 import { EXIT, exitStatus } from './exit-codes.js';
@@ -44,8 +45,9 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   const { launches, timing, session } = setup;
   const cols = Number(flags.cols ?? 120);
   const rows = Number(flags.rows ?? 40);
-  if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
-    out.error(`belltower: --cols and --rows must be whole numbers of at least 2 (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
+  if (sizeProblem(cols, rows)) {
+    const { minCols, maxCols, minRows, maxRows } = TERMINAL_SIZE;
+    out.error(`belltower: --cols takes ${minCols}–${maxCols} and --rows ${minRows}–${maxRows} (got ${flags.cols ?? cols}×${flags.rows ?? rows})`);
     return EXIT.usage;
   }
   const dirs = belltowerDirs();
@@ -108,6 +110,11 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
     await tiles.allExited();
     if (timer) clearTimeout(timer);
     await stop('every session exited');
+  } catch (error) {
+    // A tile that cannot start (its recording cannot be written) ends the ones already running.
+    if (timer) clearTimeout(timer);
+    await stop(`a tile could not start: ${String(error)}`);
+    throw error;
   } finally {
     unlisten();
     await control.close();

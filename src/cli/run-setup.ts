@@ -2,7 +2,8 @@
  * What `run --headless` and the full-screen UI share before anything starts: the SPECs, timing
  * overrides, recording folder and session name, each refused in one line (exit 2) when wrong.
  */
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
+import { ensureOwnDir, PrivateDirError } from '../platform/private-dir.js';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import { checkSessionName } from '../control/socket-path.js';
@@ -13,6 +14,8 @@ export interface CommonRunFlags {
   session?: string;
   record?: string;
   captureOutput?: boolean;
+  /** Keep the agents' text in recordings (prompts, replies, messages): not for sharing. */
+  recordText?: boolean;
   psp?: boolean;
   hooks?: boolean;
   timing?: string[];
@@ -45,13 +48,15 @@ export function prepareRun(specs: string[], flags: CommonRunFlags, defaultSessio
   return { launches, timing, session };
 }
 
-/** Why recordings cannot be written into `dir` (created if missing), or null. */
+/** Why recordings cannot be written into `dir` (created if missing, 0700), or null. The folder
+ * must be the user's and not writable by others (unless sticky): see Recorder for the files. */
 export function recordDirProblem(dir: string): string | null {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureOwnDir(dir);
     accessSync(dir, constants.W_OK);
     return null;
   } catch (error) {
+    if (error instanceof PrivateDirError) return error.message;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'not writable';
     if (code === 'ENOTDIR' || code === 'EEXIST') return 'not a folder';
@@ -72,11 +77,12 @@ export function parseTimingFlags(values: string[]): Record<string, unknown> {
 }
 
 /** The TileSet options both the grid and headless mode take from their flags. */
-export function tileSetBase(flags: CommonRunFlags, runtimeDir: string): { runtimeDir: string; recordDir?: string; captureOutput: boolean; answerPsp?: boolean; hooks: boolean } {
+export function tileSetBase(flags: CommonRunFlags, runtimeDir: string): { runtimeDir: string; recordDir?: string; captureOutput: boolean; recordText?: boolean; answerPsp?: boolean; hooks: boolean } {
   return {
     runtimeDir,
     ...(flags.record ? { recordDir: flags.record } : {}),
     captureOutput: flags.captureOutput ?? false,
+    ...(flags.recordText ? { recordText: true } : {}),
     ...(flags.psp === false ? { answerPsp: false } : {}),
     hooks: flags.hooks !== false,
   };

@@ -180,6 +180,12 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   };
   const signals: EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.on(signal, onSignal);
+  // While the grid owns the terminal, a crash is ours to report: the screen must be restored
+  // before anything is printed. The command line's own handlers come back afterwards.
+  const outerUncaught = process.listeners('uncaughtException');
+  const outerRejection = process.listeners('unhandledRejection');
+  process.removeAllListeners('uncaughtException');
+  process.removeAllListeners('unhandledRejection');
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   const removeExitHook = onExit(() => restoreScreen(), { alwaysLast: true });
@@ -237,6 +243,8 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     for (const signal of signals) process.off(signal, onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
+    for (const listener of outerUncaught) process.on('uncaughtException', listener);
+    for (const listener of outerRejection) process.on('unhandledRejection', listener);
     process.stdout.off('error', onStdoutError);
     removeExitHook();
     if (app) log('info', 'ui painted', { ...app.stats });

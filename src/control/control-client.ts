@@ -1,10 +1,17 @@
 /**
  * The client side of the control socket: find the running belltower (by --session, or the only
  * one), send one request, read its reply.
+ *
+ * What a client sends can be a secret typed into an agent, and what it reads decides a script's
+ * next step (`wait --for done`). So before connecting it checks, as tmux does, that the socket's
+ * folder and every folder above it are the user's own and that nobody else can write them, and
+ * that the socket itself belongs to the user: another local user who created the folder first
+ * could otherwise serve a fake belltower.
  */
-import { existsSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import { checkPrivateDir, PrivateDirError } from '../platform/private-dir.js';
 import { isAlive } from './control-server.js';
 import { PROTOCOL_VERSION } from './protocol.js';
 import type { ControlReply, ControlRequestBody } from './protocol.js';
@@ -16,16 +23,25 @@ export class ControlClientError extends Error {
 
 /** The socket of the session to talk to. Sockets of dead processes are removed on the way. */
 export async function findSession(runtimeDir: string, session?: string): Promise<string> {
-  if (session) {
-    const path = socketPath(runtimeDir, session);
-    if (process.platform === 'win32' || (existsSync(path) && (await isAlive(path)))) return path;
-    throw new ControlClientError(`no running belltower session "${session}"`);
+  if (process.platform === 'win32') {
+    if (session) return socketPath(runtimeDir, session); // a named pipe: nothing to list
+    throw new ControlClientError('name the belltower to talk to with --session NAME');
   }
   const dir = controlDir(runtimeDir);
-  const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.sock')) : [];
+  const found = privateFolder(dir);
+  if (session) {
+    const path = socketPath(runtimeDir, session);
+    if (found && existsSync(path)) {
+      checkSocket(path);
+      if (await isAlive(path)) return path;
+    }
+    throw new ControlClientError(`no running belltower session "${session}"`);
+  }
+  const names = found ? readdirSync(dir).filter((name) => name.endsWith('.sock')) : [];
   const live: string[] = [];
   for (const name of names) {
     const path = join(dir, name);
+    checkSocket(path);
     if (await isAlive(path)) live.push(name.slice(0, -'.sock'.length));
     else {
       try {
@@ -38,6 +54,31 @@ export async function findSession(runtimeDir: string, session?: string): Promise
   if (live.length === 0) throw new ControlClientError('no running belltower found (start one with `belltower` or `belltower run --headless …`)');
   if (live.length > 1) throw new ControlClientError(`several belltower sessions are running (${live.join(', ')}): pick one with --session NAME`);
   return socketPath(runtimeDir, live[0] as string);
+}
+
+/** Whether the control folder exists; throws when it, or a folder above it, is not the user's alone. */
+function privateFolder(dir: string): boolean {
+  try {
+    return checkPrivateDir(dir);
+  } catch (error) {
+    if (error instanceof PrivateDirError) throw new ControlClientError(`not connecting: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A socket in the control folder must be a socket of the user's own. */
+function checkSocket(path: string): void {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return; // gone meanwhile: nothing to connect to
+  }
+  const uid = process.getuid?.();
+  if (!st.isSocket()) throw new ControlClientError(`not connecting: ${path} is not a socket; remove it`);
+  if (uid !== undefined && st.uid !== uid) {
+    throw new ControlClientError(`not connecting: ${path} belongs to uid ${st.uid}, not to you (uid ${uid}); remove it`);
+  }
 }
 
 /** Send one request and wait for its reply (a `wait` may take as long as its own timeout). */

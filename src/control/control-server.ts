@@ -16,6 +16,18 @@ import type { ControlReply, ControlRequest, TileInfo } from './protocol.js';
 /** A request line longer than this is refused: nothing legitimate is that long. */
 const MAX_LINE = 1024 * 1024;
 
+export interface ControlServerOptions {
+  /** A connection with nothing in flight is closed after this long without a request. Default 60 s. */
+  idleMs?: number;
+  /** A client whose unread replies exceed this is dropped: it is not reading. Default 1 MB. */
+  maxBufferedBytes?: number;
+}
+
+export const DEFAULT_IDLE_MS = 60_000;
+export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Waits one connection may have open at once (each holds a listener until it ends). */
+export const MAX_WAITS_PER_CONNECTION = 16;
+
 export class ControlServerError extends Error {
   override name = 'ControlServerError';
 }
@@ -27,9 +39,10 @@ export class ControlServer {
   private constructor(
     private readonly server: Server,
     readonly path: string,
+    private readonly limits: Required<ControlServerOptions>,
   ) {}
 
-  static async listen(path: string, target: ControlTarget): Promise<ControlServer> {
+  static async listen(path: string, target: ControlTarget, options: ControlServerOptions = {}): Promise<ControlServer> {
     if (process.platform !== 'win32') {
       ensurePrivateDir(dirname(path));
       if (existsSync(path)) {
@@ -38,7 +51,10 @@ export class ControlServer {
       }
     }
     const server = createServer();
-    const control = new ControlServer(server, path);
+    const control = new ControlServer(server, path, {
+      idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+    });
     server.on('connection', (socket) => control.accept(socket, target));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -75,9 +91,19 @@ export class ControlServer {
     this.sockets.add(socket);
     socket.setEncoding('utf8');
     let buffer = '';
+    const waits = { open: 0 };
     const reply = (message: ControlReply) => {
-      if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
+      if (socket.destroyed) return;
+      socket.write(`${JSON.stringify(message)}\n`);
+      // A client that does not read its replies would have them held here without end.
+      if (socket.writableLength > this.limits.maxBufferedBytes) socket.destroy();
     };
+    // Idle: nothing asked for a while and no wait in flight (a wait may rightly last long).
+    socket.setTimeout(this.limits.idleMs);
+    socket.on('timeout', () => {
+      if (waits.open === 0) socket.destroy();
+      else socket.setTimeout(this.limits.idleMs); // look again later (a fired timeout does not re-arm)
+    });
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       if (buffer.length > MAX_LINE && !buffer.includes('\n')) {
@@ -93,14 +119,15 @@ export class ControlServer {
         if (line === '') continue;
         const parsed = parseRequest(line);
         if (!parsed.ok) reply({ v: PROTOCOL_VERSION, id: parsed.id, ok: false, error: parsed.error });
-        else this.handle(parsed.request, target, reply, socket);
+        else this.handle(parsed.request, target, reply, socket, waits);
+        if (socket.destroyed) return;
       }
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.sockets.delete(socket));
   }
 
-  private handle(request: ControlRequest, target: ControlTarget, reply: (m: ControlReply) => void, socket: Socket): void {
+  private handle(request: ControlRequest, target: ControlTarget, reply: (m: ControlReply) => void, socket: Socket, waits: { open: number }): void {
     const v = PROTOCOL_VERSION;
     const id = request.id;
     const tiles = target.tileInfos();
@@ -146,10 +173,15 @@ export class ControlServer {
     const gone = (info: TileInfo): ControlReply => ({ v, id, ok: false, error: `tile ${info.id} (${info.name}) exited (${info.reason}) before becoming ${goal}` });
     const ended = (info: TileInfo) => info.state === 'exited' || info.exit !== undefined;
     if (ended(tile) && goal !== 'any') return reply(gone(tile));
+    if (waits.open >= MAX_WAITS_PER_CONNECTION) {
+      return reply({ v, id, ok: false, error: `too many waits on one connection (at most ${MAX_WAITS_PER_CONNECTION})` });
+    }
+    waits.open++;
     let settled = false;
     const finish = (message: ControlReply) => {
       if (settled) return;
       settled = true;
+      waits.open--;
       clearTimeout(timer);
       unsubscribe();
       socket.off('close', cancel);

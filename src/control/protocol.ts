@@ -4,6 +4,7 @@
  * error that says so.
  */
 import { z } from 'zod';
+import { MAX_DURATION_MS } from '../verdict/duration.js';
 import { TILE_STATES } from '../verdict/state.js';
 import type { TileStateName, WhyEntry } from '../verdict/state.js';
 
@@ -27,7 +28,7 @@ export const requestSchema = z.discriminatedUnion('op', [
     op: z.literal('wait'),
     tile: z.string().min(1),
     for: z.enum(WAIT_TARGETS),
-    timeoutMs: z.number().int().positive(),
+    timeoutMs: z.number().int().positive().max(MAX_DURATION_MS),
   }),
 ]);
 export type ControlRequest = z.infer<typeof requestSchema>;

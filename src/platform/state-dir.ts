@@ -5,10 +5,14 @@
  *   Linux: $XDG_STATE_HOME/belltower (env-paths calls it `log`); macOS/Windows: the app-data folder.
  * - `log`: diagnostics written by the logger.
  * - `runtime`: what dies with the session — per-tile hook folders, the control socket.
- *   Linux: $XDG_RUNTIME_DIR/belltower when set (a per-user 0700 tmpfs), else the per-user temp folder.
+ *   Linux: $XDG_RUNTIME_DIR/belltower when set (a per-user 0700 tmpfs), else `<state>/run`: a
+ *   folder in the user's home rather than one in the shared /tmp, where another user can create
+ *   `/tmp/<user>` first. Only when that path is too long for a Unix socket does it fall back to
+ *   `<tmp>/belltower-<uid>` (checked like every private folder: see private-dir.ts).
  *
  * `BELLTOWER_STATE_DIR` puts all three under one folder (tests, portable installs, CI).
  */
+import os from 'node:os';
 import path from 'node:path';
 import envPaths, { type Paths } from 'env-paths';
 import type { Platform } from './paths.js';
@@ -26,6 +30,22 @@ export interface DirsInput {
   platform?: Platform;
   /** env-paths' answer; injectable so each platform's branch is tested anywhere. */
   base?: Paths;
+  uid?: number;
+  tmpdir?: string;
+}
+
+/** The longest path a Unix socket may have (sun_path less its NUL): 107 bytes on Linux, 103 on
+ * macOS and the BSDs. */
+export function socketPathLimit(platform: Platform): number {
+  return platform === 'linux' ? 107 : 103;
+}
+
+/** What a runtime folder must leave room for: `/control/<64-character session name>.sock`. */
+export const RUNTIME_SOCKET_ROOM = '/control/'.length + 64 + '.sock'.length;
+
+/** Whether the control sockets of every session name fit under `runtime`. */
+export function socketsFit(runtime: string, platform: Platform): boolean {
+  return Buffer.byteLength(runtime) + RUNTIME_SOCKET_ROOM <= socketPathLimit(platform);
 }
 
 export function belltowerDirs(input: DirsInput = {}): BelltowerDirs {
@@ -41,13 +61,17 @@ export function belltowerDirs(input: DirsInput = {}): BelltowerDirs {
   if (platform === 'darwin' || platform === 'win32') {
     return withSessions(api, { state: base.data, log: base.log, runtime: base.temp });
   }
-  // Linux and other XDG systems.
+  // Linux and other XDG systems. env-paths' `log` is $XDG_STATE_HOME/belltower: the state folder.
+  const state = base.log;
   const runtimeHome = env.XDG_RUNTIME_DIR;
-  return withSessions(api, {
-    state: base.log, // env-paths' `log` is $XDG_STATE_HOME/belltower: the XDG state folder
-    log: api.join(base.log, 'log'),
-    runtime: runtimeHome ? api.join(runtimeHome, 'belltower') : base.temp,
-  });
+  const inState = api.join(state, 'run');
+  const uid = input.uid ?? process.getuid?.() ?? 0;
+  const runtime = runtimeHome
+    ? api.join(runtimeHome, 'belltower')
+    : socketsFit(inState, platform)
+      ? inState
+      : api.join(input.tmpdir ?? os.tmpdir(), `belltower-${uid}`);
+  return withSessions(api, { state, log: api.join(state, 'log'), runtime });
 }
 
 function withSessions(api: path.PlatformPath, dirs: Omit<BelltowerDirs, 'sessions'>): BelltowerDirs {

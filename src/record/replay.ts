@@ -28,6 +28,9 @@ export interface ReplayResult {
   /** With pty lines: the first derived OSC that differs from the recorded one, if any. */
   oscDifference: { index: number; recorded: string | null; derived: string | null } | null;
   problems: string[];
+  /** A version 2 recording without its end line: belltower did not finish writing it. The
+   * comparison then covers only the verdicts it holds. */
+  truncated: boolean;
 }
 
 export async function replay(recording: ParsedRecording, options: { tile?: number } = {}): Promise<ReplayResult> {
@@ -76,18 +79,22 @@ export async function replay(recording: ParsedRecording, options: { tile?: numbe
 
   const recorded = lines.filter((line): line is VerdictLine => line.type === 'verdict').map((line) => toRow(line, tile, name));
   const recordedOscs = lines.flatMap((line) => (line.type === 'osc' ? [`${line.code};${line.payload}`] : []));
+  // Cut short, the recording may lack what its last evidence led to: compare what it holds.
+  const truncated = recording.ended === false;
   return {
     verdicts,
     recorded,
-    difference: firstDifference(recorded, verdicts),
-    oscDifference: hasPty ? firstOscDifference(recordedOscs, derivedOscs) : null,
+    difference: firstDifference(recorded, truncated ? verdicts.slice(0, recorded.length) : verdicts),
+    oscDifference: hasPty ? firstOscDifference(recordedOscs, truncated ? derivedOscs.slice(0, recordedOscs.length) : derivedOscs) : null,
     problems,
+    truncated,
   };
 }
 
 async function feed(line: RecordingLine, pipeline: TilePipeline, screen: Screen | null): Promise<void> {
   switch (line.type) {
     case 'verdict':
+    case 'end':
       return;
     case 'pty':
       if (!screen) return;

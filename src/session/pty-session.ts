@@ -12,6 +12,7 @@ import { spawn as ptySpawn, type IPty } from 'node-pty';
 import { CHILD_TERM, childEnv } from './child-env.js';
 import { helperFailure, launchProblem } from './launch-check.js';
 import { subscribe, subscribeOnce, type Listener } from './listeners.js';
+import { dropPendingInput, pendingInput, pendingWrites } from './pty-input-queue.js';
 
 export interface PtySpawnOptions {
   cols: number;
@@ -89,6 +90,17 @@ export class PtySession {
     return subscribeOnce(this.exitInfo, this.exitListeners, listener);
   }
 
+  /** Bytes written for the child that it has not read yet (0 without a child; undefined where
+   * the platform's pty cannot say). */
+  get inputBacklog(): number | undefined {
+    return this.pty && !this.exitInfo ? pendingInput(this.pty) : 0;
+  }
+
+  /** How many writes the child has not read yet, cheaply (undefined where the pty cannot say). */
+  get pendingWrites(): number | undefined {
+    return this.pty && !this.exitInfo ? pendingWrites(this.pty) : 0;
+  }
+
   /** Keystrokes and terminal replies for the child. Dropped once it has exited. */
   write(data: string): void {
     if (this.pty && !this.exitInfo) this.pty.write(data);
@@ -108,9 +120,18 @@ export class PtySession {
     if (this.pty && !this.exitInfo) this.pty.resume();
   }
 
-  /** SIGHUP by default: what a closing terminal sends. */
+  /** Forget input the child has not read: it is about to be ended, and node-pty would print EBADF
+   * retrying it once the pty closes. */
+  dropUnreadInput(): void {
+    if (this.pty) dropPendingInput(this.pty);
+  }
+
+  /** SIGHUP by default: what a closing terminal sends. Input the child has not read is dropped
+   * first: it is ending, and node-pty would print EBADF retrying it once the pty closes. */
   kill(signal: NodeJS.Signals = 'SIGHUP'): void {
-    if (this.pty && !this.exitInfo) this.pty.kill(signal);
+    if (!this.pty || this.exitInfo) return;
+    dropPendingInput(this.pty);
+    this.pty.kill(signal);
   }
 
   private attach(pty: IPty): void {
@@ -128,6 +149,7 @@ export class PtySession {
     // node-pty fires this after the pty closes or, at most 200 ms after the child died, anyway:
     // it never waits for output that did not arrive.
     pty.onExit(({ exitCode, signal }) => {
+      dropPendingInput(pty); // the pty is closed: nothing queued can reach the child now
       if (this.startFailure) this.finish({ code: null, signal: null, error: this.startFailure });
       else if (signal) this.finish({ code: null, signal: signalName(signal) });
       else this.finish({ code: exitCode, signal: null });

@@ -12,9 +12,11 @@ import {
   type FlowLimits,
   type FlowState,
 } from './flow-control.js';
+import { silentLogger, type Logger } from '../platform/logger.js';
 import { subscribe, subscribeOnce } from './listeners.js';
 import { PtySession, type ExitInfo } from './pty-session.js';
 import { Screen, type OscListener } from './screen.js';
+import { sizeProblem } from './terminal-size.js';
 
 export interface SessionOptions {
   file: string;
@@ -29,7 +31,19 @@ export interface SessionOptions {
   answerPspQuery?: boolean;
   /** Pause/resume thresholds for output waiting to be parsed. */
   flow?: FlowLimits;
+  /** Where dropped terminal replies are counted. */
+  logger?: Logger;
 }
+
+/**
+ * The most writes the child may leave unread before the screen's replies to it (DA1, cursor
+ * reports, DECRQSS, the OSC 7501 echo) are dropped instead of queued. A program that reads its
+ * input takes each answer at once; one that floods questions and never reads would otherwise grow
+ * belltower without limit (2M queries held 415 MB). Replies are a few bytes each, so this holds a
+ * flood's backlog to tens of KB. Counted in writes, not bytes: node-pty can say how many cheaply,
+ * and this check runs once per reply. Keystrokes are never dropped.
+ */
+export const MAX_PENDING_REPLIES = 1024;
 
 export class Session {
   readonly screen: Screen;
@@ -43,9 +57,14 @@ export class Session {
   private readonly exitListeners = new Set<(info: ExitInfo) => void>();
   private exitInfo: ExitInfo | undefined;
   private disposed = false;
+  private readonly logger: Logger;
+  private readonly replies = { sent: 0, dropped: 0 };
 
   private constructor(options: SessionOptions) {
+    const badSize = sizeProblem(options.cols, options.rows);
+    if (badSize) throw new RangeError(badSize);
     this.limits = checkFlowLimits(options.flow ?? DEFAULT_FLOW_LIMITS);
+    this.logger = options.logger ?? silentLogger;
     // The screen exists before the child so that not one byte of its output, nor one query it
     // sends at start-up (Claude's OSC 7501 probe), finds nobody listening.
     this.screen = new Screen({
@@ -53,7 +72,7 @@ export class Session {
       rows: options.rows,
       scrollback: options.scrollback,
       answerPspQuery: options.answerPspQuery,
-      onReply: (data) => this.pty?.write(data),
+      onReply: (data) => this.reply(data),
     });
     this.pty = PtySession.spawn(options.file, options.args ?? [], {
       cols: options.cols,
@@ -72,6 +91,16 @@ export class Session {
 
   get pid(): number | undefined {
     return this.pty.pid;
+  }
+
+  /** Bytes written for the child (keystrokes, terminal replies) that it has not read yet. */
+  get inputBacklog(): number | undefined {
+    return this.pty.inputBacklog;
+  }
+
+  /** Terminal replies sent to the child, and dropped because it left too much input unread. */
+  get replyStats(): { sent: number; dropped: number } {
+    return { ...this.replies };
   }
 
   /** Output waiting to be parsed, and whether reading the pty is paused because of it. */
@@ -117,11 +146,15 @@ export class Session {
 
   /** Resize the screen, then the pty: the child's redraw after SIGWINCH lands on the new size. */
   resize(cols: number, rows: number): void {
-    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
-      throw new RangeError(`a session needs a whole, positive size; got ${cols}×${rows}`);
-    }
+    const badSize = sizeProblem(cols, rows);
+    if (badSize) throw new RangeError(badSize);
     this.screen.resize(cols, rows);
     this.pty.resize(cols, rows);
+  }
+
+  /** Forget input (keystrokes, terminal replies) the child has not read: it is being ended. */
+  dropUnreadInput(): void {
+    this.pty.dropUnreadInput();
   }
 
   kill(signal?: NodeJS.Signals): void {
@@ -137,6 +170,24 @@ export class Session {
     this.parsedListeners.clear();
     this.pty.kill();
     this.screen.dispose();
+  }
+
+  private reply(data: string): void {
+    // Called from the screen's constructor onwards: the pty may not exist yet.
+    const pty = this.pty as PtySession | undefined;
+    if (!pty) return;
+    const backlog = pty.pendingWrites ?? 0;
+    if (backlog < MAX_PENDING_REPLIES) {
+      this.replies.sent++;
+      pty.write(data);
+      return;
+    }
+    this.replies.dropped++;
+    // The first drop, then each tenfold: the count reaches the log without a line per reply.
+    const n = this.replies.dropped;
+    if (/^10*$/.test(String(n))) {
+      this.logger('warn', 'terminal replies dropped: the program asks more than it reads', { dropped: n, pendingWrites: backlog, limit: MAX_PENDING_REPLIES });
+    }
   }
 
   private receive(data: string): void {
@@ -159,6 +210,7 @@ export class Session {
   }
 
   private async ended(info: ExitInfo): Promise<void> {
+    if (this.replies.dropped > 0) this.logger('warn', 'terminal replies dropped in all', { ...this.replies });
     await this.screen.flush();
     if (this.disposed) return;
     this.exitInfo = info;

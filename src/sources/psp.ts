@@ -197,3 +197,21 @@ export function decodeBase64(text: string): Uint8Array | string {
   }
   return bytes;
 }
+
+/**
+ * An OSC 7501 payload as a recording keeps it: the record without its `title` and `msg` (free
+ * text), re-written from what was parsed; a payload that does not parse becomes empty (it meant
+ * nothing then, and means nothing now); the feature query stays as it is.
+ */
+export function pspForRecording(payload: string): string {
+  if (isPspQuery(payload)) return payload;
+  const parsed = parsePsp(payload);
+  if (!parsed.ok) return '';
+  const { state, id, kind, progress, app } = parsed.record;
+  const fields = [`state=${state}`];
+  if (id !== undefined) fields.push(`id=${id}`);
+  if (kind !== undefined) fields.push(`kind=${kind}`);
+  if (progress !== undefined) fields.push(`progress=${progress}`);
+  if (app !== undefined) fields.push(`app=${app}`);
+  return fields.join(':');
+}

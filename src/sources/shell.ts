@@ -66,6 +66,26 @@ export function promptMarkSignals(mark: PromptMark): SourceSignal[] {
   }
 }
 
+/**
+ * What a recording keeps of an OSC 133 mark: the mark and an exit status, never the command line
+ * (it is the user's text). The kept form means the same to `shellSignals`, but for the command's
+ * words in a reason.
+ */
+export function promptMarkForRecording(payload: string): string {
+  const parsed = parsePromptMark(payload);
+  if (!parsed.ok) return '';
+  switch (parsed.mark.mark) {
+    case 'prompt':
+      return 'A';
+    case 'command':
+      return 'C';
+    case 'end':
+      return parsed.mark.code === null ? 'D' : `D;${parsed.mark.code}`;
+    case 'other':
+      return payload.startsWith('A') ? 'A;k=s' : 'B';
+  }
+}
+
 /** Parse and map in one step; a malformed payload yields no signal and the reason. */
 export function shellSignals(payload: string): { signals: SourceSignal[]; error?: string } {
   const parsed = parsePromptMark(payload);

@@ -51,3 +51,22 @@ export function classifyTitle(glyphs: TitleGlyphs, title: string): SourceSignal[
   if (inRanges(cp, glyphs.atRest)) return signalFor('at-rest', detail);
   return signalFor(glyphs.otherGlyph, detail);
 }
+
+/**
+ * A title as a recording keeps it: a title can be free text (Codex shows the first prompt in it,
+ * Gemini the folder), and all the classifier reads is its leading glyph, or the known title it
+ * matches. So: empty stays empty, a known misleading title becomes its sample, a title that
+ * starts with a glyph keeps the glyph, and any other becomes `...`. Each classifies as the title
+ * did.
+ */
+export function titleForRecording(glyphs: TitleGlyphs, title: string): string {
+  const text = title.trim();
+  if (text === '') return '';
+  const rule = glyphs.unreliable.find((r) => r.pattern.test(text));
+  if (rule) return rule.sample;
+  const cp = text.codePointAt(0) as number;
+  if (!isGlyph(cp)) return '...';
+  const glyph = String.fromCodePoint(cp);
+  const selector = text.slice(glyph.length).startsWith('\ufe0f') ? '\ufe0f' : '';
+  return `${glyph}${selector} ...`;
+}

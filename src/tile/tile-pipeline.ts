@@ -37,6 +37,9 @@ export interface PipelineOptions {
   onEffects?: (effects: Effect[], state: EngineState) => void;
   /** Evidence that could not be read, for the log file. */
   onProblem?: (problem: string) => void;
+  /** What a recording keeps of evidence (src/record/recorded-form.ts). The engine reads the same
+   * form that is recorded, so that replay reproduces every verdict, reasons included. */
+  recordedForm?: (evidence: Evidence) => Evidence;
 }
 
 type Item =
@@ -99,6 +102,19 @@ export class TilePipeline {
     this.pump();
   }
 
+  /**
+   * The tile is over: apply what is waiting (output still being parsed never will be now: what it
+   * carried so far counts), let the engine's time reach `t` as replay will, and end the recording.
+   */
+  finish(t: number): void {
+    for (const item of this.queue) if (item.kind === 'pty') item.parsed = true;
+    this.pump();
+    const at = Math.max(this.lastT, t);
+    this.lastT = at;
+    this.emit(advance(this.engine, at));
+    this.options.recorder?.end(at);
+  }
+
   /** True while evidence waits (a chunk still parsing). */
   get pending(): boolean {
     return this.queue.length > 0;
@@ -144,7 +160,8 @@ export class TilePipeline {
     }
   }
 
-  private apply(evidence: Evidence, t: number): void {
+  private apply(received: Evidence, t: number): void {
+    const evidence = this.options.recordedForm?.(received) ?? received;
     this.options.recorder?.evidence(evidence, t);
     const read = interpret(this.options.profile, this.interpreter, evidence);
     this.interpreter = read.state;

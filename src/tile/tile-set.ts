@@ -10,6 +10,7 @@ import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
+import { TERMINAL_SIZE } from '../session/terminal-size.js';
 import type { EndTiming } from '../session/end-session.js';
 import type { WhyEntry } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
@@ -28,6 +29,8 @@ export interface TileSetOptions {
   /** Folder for recordings (one file per tile), or none. */
   recordDir?: string;
   captureOutput?: boolean;
+  /** Record the agents' text as received (see Tile). */
+  recordText?: boolean;
   answerPsp?: boolean;
   hooks?: boolean;
   logger: Logger;
@@ -213,6 +216,7 @@ export class TileSet implements WorkspaceView {
       runtimeDir: this.options.runtimeDir,
       ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${at.id}-${at.name}${runSuffix}.jsonl`) } : {}),
       captureOutput: this.options.captureOutput ?? false,
+      ...(this.options.recordText ? { recordText: true } : {}),
       logger: this.options.logger,
       ...(this.options.scrollback !== undefined ? { scrollback: this.options.scrollback } : {}),
       ...(this.options.endTiming ? { endTiming: this.options.endTiming } : {}),
@@ -299,8 +303,10 @@ export class TileSet implements WorkspaceView {
     this.byId(id)?.seen();
   }
 
+  /** A size outside the bound (a terminal wider than 1000 columns) is brought within it. */
   resize(id: number, cols: number, rows: number): void {
-    this.byId(id)?.resize(cols, rows);
+    const { minCols, maxCols, minRows, maxRows } = TERMINAL_SIZE;
+    this.byId(id)?.resize(Math.min(maxCols, Math.max(minCols, Math.floor(cols))), Math.min(maxRows, Math.max(minRows, Math.floor(rows))));
   }
 
   private byId(id: number): Tile | undefined {

@@ -20,6 +20,7 @@ import type { EndTiming } from '../session/end-session.js';
 import type { ExitInfo } from '../session/pty-session.js';
 import { parseFolder, FOLDER_OSC_CODE } from '../sources/shell.js';
 import type { Evidence } from '../record/format.js';
+import { recordedForm } from '../record/recorded-form.js';
 import { Recorder } from '../record/recorder.js';
 import { Session } from '../session/session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
@@ -28,6 +29,7 @@ import { TranscriptTail } from '../sources/transcript/tail.js';
 import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
 import type { EngineState, Verdict } from '../verdict/state.js';
+import { MAX_DURATION_MS } from '../verdict/duration.js';
 import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
@@ -59,6 +61,8 @@ export interface TileOptions {
   /** Write a recording here (a file path), with pty output when captureOutput. */
   recordPath?: string;
   captureOutput?: boolean;
+  /** Record the agents' text as received (prompts, replies, titles, messages): off by default. */
+  recordText?: boolean;
   logger: Logger;
   /** Lines of output kept above the screen (default: the screen's). */
   scrollback?: number;
@@ -176,6 +180,7 @@ export class Tile {
             name: this.name,
             psp: answerPsp,
             hooks: hooksOn,
+            ...(options.recordText ? { text: true } : {}),
           },
           { captureOutput: options.captureOutput ?? false },
         )
@@ -190,12 +195,14 @@ export class Tile {
       rows: options.rows,
       answerPspQuery: answerPsp,
       ...(options.scrollback !== undefined ? { scrollback: options.scrollback } : {}),
+      logger: (level, message, data) => log(level, `tile ${this.id}: ${message}`, data),
     });
     this.pipeline = new TilePipeline({
       profile: this.profile,
       timing: options.timing,
       promptsFromHooks: this.profile.promptsFromHooks && hooksOn,
       recorder: this.recorder,
+      ...(this.recorder && !options.recordText ? { recordedForm: recordedForm(this.profile, { rawOsc: options.captureOutput ?? false }) } : {}),
       readBanners: this.profile.banner ? createBannerReader(this.session.screen) : () => [],
       onEffects: (effects) => this.effects(effects),
       onProblem: (problem) => log('warn', `tile ${this.id}: ${problem}`),
@@ -347,7 +354,9 @@ export class Tile {
   /** Free the screen and everything else; no exit is reported after this. */
   dispose(): void {
     this.finish();
-    // The recording stays open after the exit: the user seeing a finished command is still news.
+    // The recording stays open after the exit (the user seeing a finished command is still news)
+    // and ends here, with its end line: belltower finished writing it.
+    this.pipeline.finish(this.t());
     this.recorder?.close();
     this.session.dispose();
   }
@@ -359,6 +368,8 @@ export class Tile {
     if (!this.exited) this.closing = true;
     const pid = this.session.pid;
     let survivors: number[] = [];
+    // Nothing queued for it can matter now, and node-pty would print EBADF retrying it later.
+    this.session.dropUnreadInput();
     if (pid !== undefined) {
       const report = await endSession(pid, {
         ...(this.options.endTiming ? { timing: this.options.endTiming } : {}),
@@ -455,8 +466,11 @@ export class Tile {
   private schedule(at: number | null): void {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeTimer = undefined;
-    if (at === null || this.exited) return;
-    this.wakeTimer = setTimeout(() => this.pipeline.wake(at), Math.max(0, at - this.t()));
+    if (at === null || this.exited || this.finished) return;
+    // A timer holds at most MAX_DURATION_MS; a wake-up further away re-arms until it is due.
+    const delay = Math.max(0, at - this.t());
+    if (delay > MAX_DURATION_MS) this.wakeTimer = setTimeout(() => this.schedule(at), MAX_DURATION_MS);
+    else this.wakeTimer = setTimeout(() => this.pipeline.wake(at), delay);
   }
 
   private finish(): void {

@@ -66,12 +66,47 @@ export function describeGate(reading: GateReading): string {
   return parts.length > 0 ? `${parts.join(', ')} still running` : 'nothing running';
 }
 
-/** A turn end or SubagentStop declared what still runs: the newest declaration replaces the last. */
-export function declareBackground(gate: GateState, tasks: BackgroundTask[], now: number): GateState {
+/**
+ * A record of ids → when, holding at most `max`: adding a new id to a full one drops the oldest
+ * (returned, for "why?"). Any program can print OSC 7501 child ids without end; bounded, each
+ * record costs the same however many came before.
+ */
+function putBounded(record: Record<string, number>, id: string, now: number, max: number): { record: Record<string, number>; dropped?: string } {
+  let size = 0;
+  let dropped: string | undefined;
+  let oldest = Infinity;
+  for (const [key, since] of Object.entries(record)) {
+    if (key === id) continue;
+    size++;
+    if (since < oldest) {
+      oldest = since;
+      dropped = key;
+    }
+  }
+  if (size < max) dropped = undefined;
+  const next: Record<string, number> = {};
+  for (const [key, since] of Object.entries(record)) if (key !== id && key !== dropped) next[key] = since;
+  // Re-inserted last: a child re-reported is the newest again.
+  next[id] = now;
+  return { record: next, ...(dropped !== undefined ? { dropped } : {}) };
+}
+
+/** A turn end or SubagentStop declared what still runs: the newest declaration replaces the last.
+ * Beyond `max` declared tasks, the rest are not tracked (`untracked` says how many). */
+export function declareBackground(gate: GateState, tasks: BackgroundTask[], now: number, max = Infinity): { gate: GateState; untracked: number } {
   const shells: Record<string, number> = {};
+  let tracked = 0;
+  let untracked = 0;
   for (const task of tasks) {
+    if (task.type !== 'shell' && task.type !== 'other') continue;
+    if (task.id in shells) continue;
+    if (tracked >= max) {
+      untracked++;
+      continue;
+    }
     // Each declaration is fresh news that the task still runs: its TTL counts from the latest one.
-    if (task.type === 'shell' || task.type === 'other') shells[task.id] = now;
+    shells[task.id] = now;
+    tracked++;
   }
   const subagentCount = tasks.filter((task) => task.type === 'subagent').length;
   const teammateTasks = tasks.filter((task) => task.type === 'teammate');
@@ -81,10 +116,8 @@ export function declareBackground(gate: GateState, tasks: BackgroundTask[], now:
       ? { names, count: teammateTasks.length, idle: gate.teammates.idle.filter((name) => names.includes(name)), at: now }
       : { names: [], count: 0, idle: [], at: now };
   return {
-    ...gate,
-    shells,
-    declaredSubagents: { count: subagentCount, at: now },
-    teammates,
+    gate: { ...gate, shells, declaredSubagents: { count: subagentCount, at: now }, teammates },
+    untracked,
   };
 }
 
@@ -92,8 +125,10 @@ export function declarePendingAgents(gate: GateState, count: number, now: number
   return { ...gate, declaredSubagents: { count, at: now } };
 }
 
-export function startSubagent(gate: GateState, id: string, now: number): GateState {
-  return { ...gate, subagents: { ...gate.subagents, [id]: gate.subagents[id] ?? now } };
+export function startSubagent(gate: GateState, id: string, now: number, max = Infinity): { gate: GateState; dropped?: string } {
+  if (id in gate.subagents) return { gate };
+  const put = putBounded(gate.subagents, id, now, max);
+  return { gate: { ...gate, subagents: put.record }, ...(put.dropped !== undefined ? { dropped: put.dropped } : {}) };
 }
 
 /** A SubagentStop for an id never started (a /compact) changes no count. */
@@ -103,9 +138,10 @@ export function stopSubagent(gate: GateState, id: string): GateState {
   return { ...gate, subagents };
 }
 
-export function openChild(gate: GateState, id: string, now: number): GateState {
+export function openChild(gate: GateState, id: string, now: number, max = Infinity): { gate: GateState; dropped?: string } {
   // A child re-reported as running (progress, a new title) is alive now: its TTL restarts.
-  return { ...gate, children: { ...gate.children, [id]: now } };
+  const put = putBounded(gate.children, id, now, max);
+  return { gate: { ...gate, children: put.record }, ...(put.dropped !== undefined ? { dropped: put.dropped } : {}) };
 }
 
 export function closeChild(gate: GateState, id: string): GateState {

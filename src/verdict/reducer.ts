@@ -7,7 +7,7 @@
 import type { Effect } from './effects.js';
 import * as gates from './gate.js';
 import { decideHold } from './hold.js';
-import type { BlockedKind, Signal, SourceName } from './signals.js';
+import type { BackgroundTask, BlockedKind, Signal, SourceName } from './signals.js';
 import { confidenceOf, isFirstParty } from './signals.js';
 import type { EngineState, Hold, TileStateName, Verdict } from './state.js';
 
@@ -126,19 +126,31 @@ function apply(d: Draft): void {
       return setVerdict(d, 'idle', 'interrupted');
     case 'quiet-latch':
       return applyQuietLatch(d, s.why, s.phase);
-    case 'subagent-start':
-      d.state = { ...d.state, gate: gates.startSubagent(d.state.gate, s.id, d.now) };
-      return note(d, `subagent ${s.id} started`);
+    case 'subagent-start': {
+      const started = gates.startSubagent(d.state.gate, s.id, d.now, d.state.options.maxTracked);
+      d.state = { ...d.state, gate: started.gate };
+      note(d, `subagent ${s.id} started`);
+      if (started.dropped !== undefined) note(d, `subagent ${started.dropped} expired: more than ${d.state.options.maxTracked} counted subagents`);
+      return;
+    }
     case 'subagent-stop':
       d.state = { ...d.state, gate: gates.stopSubagent(d.state.gate, s.id) };
-      if (s.background) d.state = { ...d.state, gate: gates.declareBackground(d.state.gate, s.background, d.now) };
+      if (s.background) declare(d, s.background);
       return note(d, `subagent ${s.id} stopped`);
     case 'teammate-idle':
       d.state = { ...d.state, gate: gates.teammateIdle(d.state.gate, s.name, d.now) };
       return note(d, `teammate ${s.name} idle`);
-    case 'child':
-      d.state = { ...d.state, gate: s.open ? gates.openChild(d.state.gate, s.id, d.now) : gates.closeChild(d.state.gate, s.id) };
-      return note(d, `child ${s.id} ${s.open ? 'open' : 'cleared'}`);
+    case 'child': {
+      if (!s.open) {
+        d.state = { ...d.state, gate: gates.closeChild(d.state.gate, s.id) };
+        return note(d, `child ${s.id} cleared`);
+      }
+      const opened = gates.openChild(d.state.gate, s.id, d.now, d.state.options.maxTracked);
+      d.state = { ...d.state, gate: opened.gate };
+      note(d, `child ${s.id} open`);
+      if (opened.dropped !== undefined) note(d, `child ${opened.dropped} expired: more than ${d.state.options.maxTracked} open children`);
+      return;
+    }
     case 'banner':
       return applyBanner(d, s.text);
     case 'unknown':
@@ -188,7 +200,7 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
     if (last !== null && t - last < d.state.options.timing.duplicateStopMs) return note(d, 'ignored: duplicate Stop');
     d.state = { ...d.state, lastStopAt: t };
   }
-  if (s.background) d.state = { ...d.state, gate: gates.declareBackground(d.state.gate, s.background, t) };
+  if (s.background) declare(d, s.background);
   if (s.pendingAgents !== undefined) d.state = { ...d.state, gate: gates.declarePendingAgents(d.state.gate, s.pendingAgents, t) };
   setFirstPartyClaim(d, 'rest');
   if (s.source === 'psp') d.state = { ...d.state, screen: 'rest' };
@@ -216,6 +228,13 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
   };
   d.state = { ...d.state, hold, turnOpen: false, lastClaimSeq: d.signal.seq };
   note(d, 'held: conflict window');
+}
+
+/** The background a turn end or SubagentStop declared replaces the last declaration. */
+function declare(d: Draft, tasks: BackgroundTask[]): void {
+  const declared = gates.declareBackground(d.state.gate, tasks, d.now, d.state.options.maxTracked);
+  d.state = { ...d.state, gate: declared.gate };
+  if (declared.untracked > 0) note(d, `${declared.untracked} declared background tasks not tracked: more than ${d.state.options.maxTracked}`);
 }
 
 function applyAtRest(d: Draft, detail: string | undefined): void {
@@ -291,6 +310,9 @@ function applyBanner(d: Draft, text: string): void {
   // A banner may only make a done appear sooner. A false one is not harmless, a missed one is.
   if (d.state.latched) return note(d, 'ignored: screen muted after /clear or /compact');
   if (d.state.firstPartyClaim === 'working') return note(d, 'ignored: first-party evidence says working');
+  // Nor may it ring a done the title contradicts at that moment: a banner-shaped line printed mid-turn
+  // rang a false done that the spinner undid 0.5 s later. Real banners follow the title's rest.
+  if (d.state.screen === 'working') return note(d, 'ignored: the title still says working');
   const gate = gates.readGate(d.state.gate, d.state.options.timing, d.now);
   if (gate.total > 0) return note(d, `ignored: ${gates.describeGate(gate)}`);
   const hold = d.state.hold;

@@ -82,6 +82,10 @@ export interface EngineOptions {
   promptsFromHooks: boolean;
   /** How many "why?" entries a tile keeps. */
   whyDepth: number;
+  /** The most OSC 7501 child records, counted subagents and declared background tasks the gate
+   * tracks, each: a new one beyond that expires the oldest (noted in "why?"). Any program can print
+   * child ids without end; bounded, each record costs the same. */
+  maxTracked: number;
   /** The title's idle glyph after working means a finished turn. False where the agent shows the
    * same glyph at a permission prompt or after an error (Claude's ✳): the title then holds a done
    * only for the banner to confirm, and otherwise settles at idle, which never rings. */
@@ -136,12 +140,15 @@ export interface EngineState {
   why: WhyEntry[];
 }
 
+export const DEFAULT_MAX_TRACKED = 64;
+
 export function initialState(options: Partial<EngineOptions> = {}): EngineState {
   return {
     options: {
       timing: options.timing ?? { ...DEFAULT_TIMING },
       promptsFromHooks: options.promptsFromHooks ?? false,
       whyDepth: options.whyDepth ?? 16,
+      maxTracked: options.maxTracked ?? DEFAULT_MAX_TRACKED,
       titleRestIsDone: options.titleRestIsDone ?? true,
       exitIsOutcome: options.exitIsOutcome ?? false,
     },

@@ -2,6 +2,8 @@
  * Every timing constant the engine uses: named, documented, overridable (CLI flags, the workspace
  * file, a recording's header). Values are milliseconds.
  */
+import { durationProblem } from './duration.js';
+
 export interface Timing {
   /** A fresh "at rest" claim (a Stop, an OSC 7501 done) is held this long so that a racing
    * "blocked" or "working" claim can win instead: a permission menu painted right after a Stop
@@ -45,17 +47,16 @@ export const DEFAULT_TIMING: Readonly<Timing> = Object.freeze({
 
 export const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof Timing)[];
 
-/** Merge user overrides onto the defaults, refusing what is not a finite, non-negative number. */
+/** Merge user overrides onto the defaults, refusing what is not a duration a timer can wait. */
 export function resolveTiming(overrides: Partial<Record<string, unknown>> = {}): Timing {
   const timing: Timing = { ...DEFAULT_TIMING };
   for (const [key, value] of Object.entries(overrides)) {
     if (!(TIMING_KEYS as string[]).includes(key)) {
       throw new TimingError(`unknown timing setting "${key}" (known: ${TIMING_KEYS.join(', ')})`);
     }
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new TimingError(`timing setting "${key}" must be a non-negative number of milliseconds, got ${JSON.stringify(value)}`);
-    }
-    timing[key as keyof Timing] = value;
+    const problem = durationProblem(value);
+    if (problem) throw new TimingError(`timing setting "${key}" ${problem}, got ${JSON.stringify(value)}`);
+    timing[key as keyof Timing] = value as number;
   }
   return timing;
 }

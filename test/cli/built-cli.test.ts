@@ -101,6 +101,26 @@ describe('the built CLI', () => {
     expect(typo.stdout).toBe('');
   });
 
+  it('replay without --json prints text from the agent without its control characters', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'belltower-cli-'));
+    const file = join(dir, 'evil.jsonl');
+    const msg = Buffer.from('\x1b]52;c;ZXZpbA==\x07\x1b[2J').toString('base64');
+    writeFileSync(
+      file,
+      [
+        '{"type":"header","format":"belltower-recording","version":1,"agent":"shell","cols":80,"rows":24,"startedAt":"2026-11-30T09:39:44.000Z","name":"evil\\u001b[31m"}',
+        `{"type":"osc","t":10,"seq":1,"code":7501,"payload":"state=blocked:kind=question:msg=${msg}"}`,
+        '{"type":"osc","t":20,"seq":2,"code":7501,"payload":"state=bogus\\u001b]0;x\\u0007"}',
+      ].join('\n'),
+    );
+    const text = await belltower('replay', file);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\\x1b\]52;c;ZXZpbA==/);
+    expect(text.stdout + text.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    const json = await belltower('replay', file, '--json');
+    expect(JSON.parse(json.stdout.split('\n')[0] ?? '').reason).toContain('\x1b]52;c;ZXZpbA==');
+  });
+
   it('says plainly when the file does not exist', async () => {
     const result = await belltower('replay', 'no/such/file.jsonl');
     expect(result.code).toBe(2);

@@ -232,13 +232,41 @@ describe('belltower run --headless with the control socket', () => {
     writeFileSync(join(work, 'not-a-folder'), '');
     const h = headless('t7', '--record', join(work, 'not-a-folder', 'recordings'), 'sleep 600');
     expect(await h.exited).toBe(2);
-    expect(h.stderr()).toMatch(/--record .*not-a-folder\/recordings: not a folder/);
+    expect(h.stderr()).toMatch(/--record .*not-a-folder\/recordings: .*not-a-folder is not a folder/);
     expect(h.lines).toEqual([]);
+  }, 30_000);
+
+  it('text from the agent reaches ls, why and wait without its control characters', async () => {
+    // An OSC 7501 msg is base64: any bytes. This one would set the title, clear the screen and
+    // write the clipboard (OSC 52) of whoever runs `belltower ls`.
+    const evil = Buffer.from('ok\x1b]0;pwned\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\x9b31m done').toString('base64');
+    const path = join(work, 'evil.sh');
+    writeFileSync(path, `printf "\\033]7501;state=blocked:kind=permission:msg=${evil}\\007"; sleep 60\n`);
+    const h = headless('t8', `sh ${path}`);
+    await until('the blocked tile', () => h.lines.find((l) => l.to === 'blocked'));
+    const outputs = [await cli('ls'), await cli('why', '1'), await cli('wait', '1', '--for', 'blocked')];
+    for (const output of outputs) {
+      expect(output.code).toBe(0);
+      expect(output.stdout).toMatch(/ok\\x1b\]0;pwned\\x07/);
+      expect(output.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    }
+    // The JSON outputs escape on their own: the text is all there.
+    expect(JSON.parse((await cli('ls', '--json')).stdout)[0].reason).toContain('\x1b]52;c;ZXZpbA==');
+    h.child.kill('SIGTERM');
+    expect(await h.exited).toBe(143);
+  }, 30_000);
+
+  it('SIGTERM while starting, before any tile runs, still exits cleanly', async () => {
+    // The socket exists before the tiles are added: a script that waits for it may signal at once.
+    const h = headless('t9', 'sleep 600');
+    await until('the socket', () => existsSync(socketOf('t9')), 10_000);
+    h.child.kill('SIGTERM');
+    expect(await h.exited).toBe(143);
   }, 30_000);
 
   it('SIGTERM ends the sessions and exits 143; the verdict stream records the exits as closed', async () => {
     const h = headless('t6', 'sleep 600');
-    await until('the socket', () => existsSync(socketOf('t6')));
+    await until('the tile', async () => existsSync(socketOf('t6')) && (await cli('ls', '--json', '--session', 't6')).stdout.includes('"id":1'));
     h.child.kill('SIGTERM');
     expect(await h.exited).toBe(143);
     expect(h.lines.at(-1)).toMatchObject({ tile: 1, to: 'exited', reason: 'closed (killed by SIGHUP)' });

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claudeHookSignals } from '../../src/sources/hooks/claude-hooks.js';
 import { HookServer, HookServerError, type HookRegistration } from '../../src/sources/hooks/hook-server.js';
 import { waitFor } from '../transcript/wait-for.js';
 import { bearer, post } from './http-client.js';
@@ -76,12 +77,72 @@ describe('HookServer on loopback', () => {
     expect((await post(tile.url, JSON.stringify(stop), bearer(tile.token))).status).toBe(401);
   });
 
-  it('refuses a 1 MB body with 413 without delivering it', async () => {
-    const big = JSON.stringify({ hook_event_name: 'Stop', pad: 'x'.repeat(1024 * 1024) });
+  it('refuses a body over the cap with 413 when its start names no event, without delivering it', async () => {
+    const big = JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024), hook_event_name: 'Stop' });
     expect((await post(tile.url, big, bearer(tile.token))).status).toBe(413);
     // Chunked (no Content-Length): refused as the cap is crossed.
     expect((await post(tile.url, big, { ...bearer(tile.token), 'Transfer-Encoding': 'chunked' })).status).toBe(413);
     expect(delivered).toHaveLength(0);
+  });
+
+  it('takes a Stop whose last message is above 64 KB whole (a long final answer kept its turn end from belltower)', async () => {
+    const long = { ...stop, last_assistant_message: 'word '.repeat(40_000) };
+    const reply = await post(tile.url, JSON.stringify(long), bearer(tile.token));
+    expect(reply.status).toBe(200);
+    await waitFor(() => delivered.length === 1);
+    expect(delivered[0]?.payload.last_assistant_message).toBe(long.last_assistant_message);
+  });
+
+  it('never loses a Stop, however long: over the cap, the event is read from the start of the body', async () => {
+    const huge = JSON.stringify({ session_id: 's1', hook_event_name: 'Stop', last_assistant_message: 'x'.repeat(3 * 1024 * 1024), background_tasks: [] });
+    for (const headers of [bearer(tile.token), { ...bearer(tile.token), 'Transfer-Encoding': 'chunked' }]) {
+      const reply = await post(tile.url, huge, headers);
+      expect(reply.status).toBe(200);
+    }
+    await waitFor(() => delivered.length === 2);
+    expect(delivered[0]).toEqual({ tileKey: 'tile-1', event: 'Stop', payload: { session_id: 's1', hook_event_name: 'Stop', belltower_truncated: true } });
+    expect(claudeHookSignals('Stop', delivered[0]?.payload)).toMatchObject([{ type: 'turn-end', source: 'hook' }]);
+  });
+
+  it('refuses a body nested deeper than it reads with 400, instead of accepting it and losing it', async () => {
+    const deep = `{"hook_event_name":"Stop","session_id":"s","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    const reply = await post(tile.url, deep, bearer(tile.token));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatch(/nested deeper than 64/);
+    const fine = `{"hook_event_name":"Stop","session_id":"s","x":${'['.repeat(60)}${']'.repeat(60)}}`;
+    expect((await post(tile.url, fine, bearer(tile.token))).status).toBe(200);
+    await waitFor(() => delivered.length === 1);
+    expect(delivered).toHaveLength(1);
+  });
+
+  it('answers a malformed request target with 400, not 500, and logs refusals at most once a minute', async () => {
+    const logs: string[] = [];
+    let now = 0;
+    const logged = await HookServer.start({ logger: (level, message) => logs.push(`${level} ${message}`), now: () => now });
+    try {
+      const statuses = new Set<number>();
+      for (let i = 0; i < 300; i++) statuses.add(await rawStatus(logged.port, `POST //[ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`));
+      expect([...statuses]).toEqual([400]);
+      expect(logs.filter((line) => line.startsWith('error'))).toEqual([]);
+      expect(logs.length).toBeLessThanOrEqual(1);
+      now += 61_000;
+      await rawStatus(logged.port, `POST //[ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
+      expect(logs.at(-1)).toMatch(/refused 300 requests without a valid token/);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it('does not deliver a request pipelined after a refused one on the same connection (it could not be answered)', async () => {
+    const valid = JSON.stringify(stop);
+    const request = (token: string, body: string) =>
+      `POST /hook/tile-1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const answer = await rawExchange(server.port, request('0'.repeat(64), valid) + request(tile.token, valid));
+    expect(answer.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 403']);
+    // A later, separate request is delivered: it is the only one.
+    expect((await post(tile.url, JSON.stringify({ ...stop, session_id: 'later' }), bearer(tile.token))).status).toBe(200);
+    await waitFor(() => delivered.length >= 1);
+    expect(delivered.map((d) => d.payload.session_id)).toEqual(['later']);
   });
 
   it('answers 400 for garbage, non-objects and a missing event name', async () => {
@@ -135,3 +196,22 @@ describe('HookServer on loopback', () => {
     expect(() => server.register('tile-1', () => {})).toThrow(/already registered/);
   });
 });
+
+/** Sends raw bytes, returns the status code of the first answer (0 if none). */
+async function rawStatus(port: number, bytes: string): Promise<number> {
+  const text = await rawExchange(port, bytes);
+  return Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0);
+}
+
+/** Sends raw bytes on one connection; resolves with everything received once the server closes it. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(bytes));
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}

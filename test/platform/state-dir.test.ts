@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { belltowerDirs } from '../../src/platform/state-dir.js';
+import { checkSessionName, socketPath } from '../../src/control/socket-path.js';
+import { belltowerDirs, socketPathLimit, socketsFit } from '../../src/platform/state-dir.js';
 
 describe('belltowerDirs', () => {
   const base = { data: '/D/belltower', config: '/C/belltower', cache: '/K/belltower', log: '/S/belltower', temp: '/T/u/belltower' };
@@ -14,14 +15,32 @@ describe('belltowerDirs', () => {
     });
   });
 
-  it('Linux: XDG state folder, runtime under XDG_RUNTIME_DIR when set, else the per-user temp', () => {
+  it('Linux: XDG state folder, runtime under XDG_RUNTIME_DIR when set', () => {
     expect(belltowerDirs({ env: { XDG_RUNTIME_DIR: '/run/user/1000' }, platform: 'linux', base })).toEqual({
       state: '/S/belltower',
       log: '/S/belltower/log',
       runtime: '/run/user/1000/belltower',
       sessions: '/run/user/1000/belltower/sessions',
     });
-    expect(belltowerDirs({ env: {}, platform: 'linux', base }).runtime).toBe('/T/u/belltower');
+  });
+
+  it('Linux without XDG_RUNTIME_DIR: the runtime folder is in the state folder, never in the shared /tmp', () => {
+    // /tmp/<user>/belltower could be created first by another user (env-paths' temp).
+    expect(belltowerDirs({ env: {}, platform: 'linux', base, uid: 1000, tmpdir: '/tmp' }).runtime).toBe('/S/belltower/run');
+    // Unless the control socket path would be too long: then a folder of our own directly in /tmp.
+    const deep = { ...base, log: `/home/${'x'.repeat(40)}/.local/state/belltower` };
+    expect(belltowerDirs({ env: {}, platform: 'linux', base: deep, uid: 1000, tmpdir: '/tmp' }).runtime).toBe('/tmp/belltower-1000');
+  });
+
+  it('a runtime folder that fits leaves room for the socket of the longest session name', () => {
+    const longest = 'x'.repeat(64);
+    expect(checkSessionName(longest)).toBeNull();
+    expect(checkSessionName(`${longest}x`)).not.toBeNull();
+    for (let length = 1; length < 120; length++) {
+      const runtime = `/${'r'.repeat(length)}`;
+      if (socketsFit(runtime, 'linux')) expect(Buffer.byteLength(socketPath(runtime, longest, 'linux'))).toBeLessThanOrEqual(socketPathLimit('linux'));
+    }
+    expect(socketsFit(`/${'r'.repeat(28)}`, 'linux')).toBe(true);
   });
 
   it('macOS and Windows: app data, logs and temp as env-paths gives them', () => {
@@ -32,6 +51,7 @@ describe('belltowerDirs', () => {
   it('uses env-paths 4 for real when nothing is injected', () => {
     const dirs = belltowerDirs({ env: {} });
     expect(path.basename(dirs.state)).toBe('belltower');
-    expect(dirs.sessions.endsWith(path.join('belltower', 'sessions'))).toBe(true);
+    expect(dirs.sessions).toBe(path.join(dirs.runtime, 'sessions'));
+    expect(dirs.runtime).toMatch(/belltower/);
   });
 });

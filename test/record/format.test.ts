@@ -43,8 +43,24 @@ describe('reading a recording', () => {
 
   it('refuses a file without a header, and a newer format version', () => {
     expect(errorOf('{"type":"prompt","t":1,"seq":1}\n').message).toMatch(/first line must be the header/);
-    expect(errorOf(header.replace('"version":1', '"version":2')).message).toMatch(/newer than this belltower reads/);
+    expect(errorOf(header.replace('"version":1', '"version":3')).message).toMatch(/newer than this belltower reads/);
     expect(errorOf('').message).toMatch(/empty file/);
+  });
+
+  it('refuses sizes beyond the live bound in the header and in resize lines (replay grew to 12 GB on rows: 2^31)', () => {
+    expect(errorOf(header.replace('"rows":40', `"rows":${2 ** 31}`)).message).toMatch(/^r\.jsonl:1: bad header: rows/);
+    expect(errorOf(header.replace('"cols":120', `"cols":${2 ** 31}`)).message).toMatch(/^r\.jsonl:1: bad header: cols/);
+    const huge = errorOf(`${header}\n{"type":"prompt","t":1,"seq":1}\n{"type":"resize","t":2,"seq":2,"cols":100000,"rows":100000}\n`);
+    expect(huge.line).toBe(3);
+    expect(huge.message).toMatch(/bad resize line: cols/);
+    expect(errorOf(`${header}\n{"type":"resize","t":2,"seq":1,"cols":80,"rows":0}\n`).message).toMatch(/bad resize line: rows/);
+    expect(parseRecording(`${header}\n{"type":"resize","t":2,"seq":1,"cols":1000,"rows":1000}\n`).lines).toHaveLength(1);
+  });
+
+  it('refuses a header whose timing settings live belltower would refuse, on line 1', () => {
+    expect(errorOf(header.replace('}', ',"timing":{"conflictWindowMs":-1}}')).message).toMatch(/^r\.jsonl:1: bad header: timing setting "conflictWindowMs"/);
+    expect(errorOf(header.replace('}', `,"timing":{"heldReleaseQuietMs":${2 ** 40}}}`)).message).toMatch(/^r\.jsonl:1: .*at most/);
+    expect(errorOf(header.replace('}', ',"timing":{"nonsenseMs":5}}')).message).toMatch(/^r\.jsonl:1: .*unknown timing setting/);
   });
 
   it('accepts lines it does not need (pty, resize) and equal times', () => {
@@ -77,7 +93,7 @@ describe('the recorder', () => {
   let dir = '';
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes the version 1 format that replay reads back to the same verdicts', async () => {
+  it('writes the version 2 format that replay reads back to the same verdicts, ending with an end line', async () => {
     dir = mkdtempSync(join(tmpdir(), 'belltower-rec-'));
     const path = join(dir, 'a', 'r.jsonl');
     const recorder = new Recorder(path, { agent: 'claude', agentVersion: '2.1.332', cols: 100, rows: 30, startedAt: '2026-11-30T09:39:44.000Z' });
@@ -86,19 +102,24 @@ describe('the recorder', () => {
     recorder.verdict({ from: 'starting', to: 'working', source: 'hook', reason: 'prompt submitted' }, 1000);
     recorder.evidence({ type: 'hook', event: 'Stop', payload: { session_id: 's', background_tasks: [] } }, 2000);
     recorder.verdict({ from: 'working', to: 'done', source: 'hook', reason: 'turn ended' }, 2750);
-    recorder.close();
+    recorder.end(3000);
+    recorder.evidence({ type: 'seen' }, 3001); // after the end: not written
 
     const text = readFileSync(path, 'utf8');
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toEqual({ type: 'header', format: 'belltower-recording', version: 1, agent: 'claude', agentVersion: '2.1.332', cols: 100, rows: 30, startedAt: '2026-11-30T09:39:44.000Z' });
+    expect(lines[0]).toEqual({ type: 'header', format: 'belltower-recording', version: 2, agent: 'claude', agentVersion: '2.1.332', cols: 100, rows: 30, startedAt: '2026-11-30T09:39:44.000Z' });
     expect(lines.slice(1).map((l) => [l.type, l.t, l.seq])).toEqual([
       ['hook', 1000, 1],
       ['verdict', 1000, 2],
       ['hook', 2000, 3],
       ['verdict', 2750, 4],
+      ['end', 3000, 5],
     ]);
-    const result = await replay(parseRecording(text));
+    const parsed = parseRecording(text);
+    expect(parsed.ended).toBe(true);
+    const result = await replay(parsed);
     expect(result.difference).toBeNull();
+    expect(result.truncated).toBe(false);
   });
 
   it('records pty output only when capture is on', () => {

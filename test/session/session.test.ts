@@ -63,7 +63,8 @@ describe('Session', () => {
     session.resize(100, 30);
     expect([session.screen.cols, session.screen.rows]).toEqual([100, 30]);
     await waitFor(() => out.text.includes('30 100'), 'the size after SIGWINCH');
-    expect(() => session.resize(0, 10)).toThrow(/positive size/);
+    expect(() => session.resize(0, 10)).toThrow(/a terminal is 2–1000 columns by 1–1000 rows/);
+    expect(() => session.resize(100_000, 10)).toThrow(RangeError);
   });
 
   it('reports a command that cannot start as an exit with the reason', async () => {

@@ -190,3 +190,42 @@ describe('background TTLs count from the latest declaration', () => {
     expect(s.count('done')).toBe(1);
   });
 });
+
+describe('what the gate tracks is bounded', () => {
+  // Any program in a tile can print OSC 7501 child records: 16,000 unique ids (~640 KB of output)
+  // took 45 s to process and held `ls` for seconds, because each record copied every open id.
+  it('20,000 unique OSC 7501 child ids keep the 64 newest open; the oldest expire, noted in "why"', () => {
+    const s = new Scenario().at(0, 'hook', prompt);
+    for (let i = 0; i < 20_000; i++) s.at(1 + i, 'psp', { type: 'child', id: `c${i}`, open: true });
+    const open = Object.keys(s.state.gate.children);
+    expect(open).toHaveLength(64);
+    expect(open).toContain('c19999');
+    expect(open).not.toContain('c19935');
+    expect(s.state.why.at(-1)?.note).toMatch(/child c19935 expired: more than 64 open children/);
+    // The newest still gate a turn end; clearing them all releases it.
+    s.at(30_000, 'hook', stop([])).until(40_000);
+    expect(s.count('done')).toBe(0);
+    for (let i = 19_936; i < 20_000; i++) s.at(40_000 + i, 'psp', { type: 'child', id: `c${i}`, open: false });
+    s.until(100_000);
+    expect(s.count('done')).toBe(1);
+  });
+
+  it('a child re-reported is the newest again: it is not the one that expires', () => {
+    const s = new Scenario().at(0, 'hook', prompt);
+    for (let i = 0; i < 64; i++) s.at(1 + i, 'psp', { type: 'child', id: `c${i}`, open: true });
+    s.at(100, 'psp', { type: 'child', id: 'c0', open: true });
+    s.at(101, 'psp', { type: 'child', id: 'new', open: true });
+    expect(Object.keys(s.state.gate.children)).toContain('c0');
+    expect(Object.keys(s.state.gate.children)).not.toContain('c1');
+  });
+
+  it('counted subagents and declared background tasks are bounded the same way', () => {
+    const s = new Scenario().at(0, 'hook', prompt);
+    for (let i = 0; i < 200; i++) s.at(1 + i, 'hook', { type: 'subagent-start', id: `a${i}` });
+    expect(Object.keys(s.state.gate.subagents)).toHaveLength(64);
+    const shells = Array.from({ length: 200 }, (_, i) => ({ id: `b${i}`, type: 'shell' as const }));
+    s.at(1_000, 'hook', stop(shells));
+    expect(Object.keys(s.state.gate.shells)).toHaveLength(64);
+    expect(s.state.why.at(-1)?.note).toMatch(/136 declared background tasks not tracked: more than 64/);
+  });
+});

@@ -354,28 +354,30 @@ describe('the banner: gaps', () => {
     expect(b.rings).toEqual(['blocked']);
   });
 
+  // An early done: working again after the user answered, no claim of working, the screen at rest.
+  const answered = (options: { promptsFromHooks: boolean }) =>
+    new Scenario(options).at(500, 'psp', { type: 'blocked', kind: 'question' }).at(1_000, 'user', { type: 'prompt' });
+
   it('after an early done, the next turn started by the user (no hooks) rings again', () => {
-    const s = new Scenario({ promptsFromHooks: false })
-      .at(1_000, 'title', spin)
+    const s = answered({ promptsFromHooks: false })
       .at(8_000, 'banner', banner)
       .at(20_000, 'user', { type: 'prompt' })
       .at(20_100, 'psp', { type: 'working' })
       .at(25_000, 'psp', { type: 'turn-end' })
       .until(60_000);
     expect(s.times('done')).toEqual([8_000, 25_750]);
-    expect(s.rings).toEqual(['done', 'done']);
+    expect(s.rings).toEqual(['blocked', 'done', 'done']);
   });
 
   it('after an early done, the next turn started by a real prompt hook rings again', () => {
-    const s = new Scenario()
-      .at(1_000, 'title', spin)
+    const s = answered({ promptsFromHooks: true })
       .at(8_000, 'banner', banner)
       .at(20_000, 'hook', prompt)
       .at(25_000, 'hook', stop())
       .at(25_100, 'title', rest)
       .until(60_000);
     expect(s.times('done')).toEqual([8_000, 25_750]);
-    expect(s.rings).toEqual(['done', 'done']);
+    expect(s.rings).toEqual(['blocked', 'done', 'done']);
   });
 });
 

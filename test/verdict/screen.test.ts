@@ -78,18 +78,32 @@ describe('the banner (accelerator)', () => {
     expect(s.state.verdict.confidence).toBe('accelerator');
   });
 
+  it('while the title still says working, with no first-party evidence: no done, no ring (the title contradicts it)', () => {
+    // A banner-shaped line printed mid-turn rang a false done, undone 0.5 s later by the spinner.
+    const s = new Scenario({ promptsFromHooks: false }).at(1_000, 'title', spin()).at(8_000, 'banner', banner).at(8_500, 'title', spin('◑')).until(60_000);
+    expect(s.count('done')).toBe(0);
+    expect(s.rings).toEqual([]);
+    expect(s.state.why.find((w) => w.signal === 'banner')?.note).toMatch(/ignored: the title still says working/);
+    // The real end: the title rests, then the banner confirms it at once.
+    s.at(20_000, 'title', rest).at(20_005, 'banner', { type: 'banner', text: '✻ Brewed for 19s' }).until(60_000);
+    expect(s.times('done')).toEqual([20_005]);
+    expect(s.rings).toEqual(['done']);
+  });
+
   it('a later first-party working takes it back without ringing again', () => {
+    // Working again after the user answered a question: no claim says working, the screen rests.
     const s = new Scenario({ promptsFromHooks: false })
-      .at(1_000, 'title', spin())
+      .at(1_000, 'psp', { type: 'blocked', kind: 'question' })
+      .at(2_000, 'user', { type: 'prompt' })
       .at(8_000, 'banner', banner)
       .at(8_200, 'psp', { type: 'working', detail: '1 shell still running' })
       .at(20_000, 'psp', { type: 'turn-end' })
       .until(60_000);
-    expect(s.states).toEqual(['working', 'done', 'working', 'done']);
-    expect(s.rings).toEqual(['done']);
+    expect(s.states).toEqual(['blocked', 'working', 'done', 'working', 'done']);
+    expect(s.rings).toEqual(['blocked', 'done']);
     // …but the next turn's done rings again.
     s.at(70_000, 'user', { type: 'prompt' }).at(70_100, 'psp', { type: 'working' }).at(75_000, 'psp', { type: 'turn-end' }).until(100_000);
-    expect(s.rings).toEqual(['done', 'done']);
+    expect(s.rings).toEqual(['blocked', 'done', 'done']);
   });
 
   it('is muted after /clear until the next real prompt', () => {

@@ -7,11 +7,13 @@
 import type { z } from 'zod';
 import type { SignalBody, SourceSignal } from '../../verdict/signals.js';
 import * as P from './claude-payloads.js';
-import { errorDetail, lengthDetail } from './detail.js';
+import { errorDetail, firstLine, lengthDetail, textLength } from './detail.js';
+import { pick, tasksForRecording } from './for-recording.js';
 
 type Body = SignalBody;
 
-const TASK_NOTIFICATION = '<task-notification>';
+/** How a prompt that a background task's completion sends starts (not the user's prompt). */
+export const TASK_NOTIFICATION = '<task-notification>';
 
 export function claudeHookSignals(event: string, payload: unknown): SourceSignal[] {
   return mapEvent(event, payload).map((body) => ({ ...body, source: 'hook' as const }));
@@ -110,4 +112,61 @@ function on<S extends z.ZodType>(schema: S, payload: unknown, map: (p: z.infer<S
   if (parsed === undefined) return [];
   const body = map(parsed);
   return body ? [body] : [];
+}
+
+/**
+ * A Claude hook payload as a recording keeps it: the fields mapEvent reads, with each free text
+ * reduced to what is read of it — a prompt to whether it is a task notification, a last message
+ * to its length, an error to its first line. It maps to the same signals as the payload.
+ */
+export function claudeHookForRecording(event: string, payload: Record<string, unknown>): Record<string, unknown> {
+  const out = pick(payload, ['session_id', 'hook_event_name', 'belltower_truncated']);
+  switch (event) {
+    case 'UserPromptSubmit':
+      if ('prompt' in payload) out.prompt = typeof payload.prompt === 'string' ? (payload.prompt.trimStart().startsWith(TASK_NOTIFICATION) ? TASK_NOTIFICATION : '') : null;
+      break;
+    case 'PreToolUse':
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+    case 'PermissionRequest':
+      Object.assign(out, pick(payload, ['tool_name']));
+      break;
+    case 'Stop':
+      Object.assign(out, pick(payload, ['stop_hook_active']), tasksForRecording(payload));
+      if ('last_assistant_message' in payload) out.last_assistant_message = textLength(payload.last_assistant_message);
+      break;
+    case 'StopFailure':
+      if ('error' in payload) out.error = errorForRecording(payload.error);
+      if ('last_assistant_message' in payload) {
+        const last = payload.last_assistant_message;
+        out.last_assistant_message = typeof last === 'string' ? firstLine(last) : null;
+      }
+      break;
+    case 'Notification':
+      Object.assign(out, pick(payload, ['notification_type']));
+      break;
+    case 'SessionEnd':
+      Object.assign(out, pick(payload, ['reason']));
+      break;
+    case 'SessionStart':
+      Object.assign(out, pick(payload, ['source']));
+      break;
+    case 'SubagentStart':
+    case 'SubagentStop':
+      Object.assign(out, pick(payload, ['agent_id']), tasksForRecording(payload));
+      break;
+    case 'TeammateIdle':
+      Object.assign(out, pick(payload, ['teammate_name']));
+      break;
+  }
+  return out;
+}
+
+function errorForRecording(error: unknown): unknown {
+  if (typeof error === 'string') return firstLine(error);
+  if (typeof error === 'object' && error !== null) {
+    const message = (error as { message?: unknown }).message;
+    return typeof message === 'string' ? { message: firstLine(message) } : {};
+  }
+  return error;
 }

@@ -12,7 +12,8 @@ export const Base = z.object({ session_id: z.string() });
 export const Prompt = Base.extend({ prompt: z.string() });
 export const Tool = Base.extend({ tool_name: z.string() });
 export const Stop = Base.extend({
-  last_assistant_message: z.string().optional(),
+  // A number in a recording: the length of the message, which is all that is read of it.
+  last_assistant_message: z.union([z.string(), z.number()]).optional(),
   stop_hook_active: z.boolean().optional(),
   background_tasks: z.unknown().optional(),
 });

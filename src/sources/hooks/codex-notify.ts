@@ -7,14 +7,17 @@
  */
 import { z } from 'zod';
 import type { SourceSignal } from '../../verdict/signals.js';
-import { lengthDetail } from './detail.js';
+import { lengthDetail, textLength } from './detail.js';
+import { pick } from './for-recording.js';
 
-const TITLE_REQUEST = 'Generate a concise, single-line task title';
+/** How the first input of Codex's hidden title thread starts. */
+export const TITLE_REQUEST = 'Generate a concise, single-line task title';
 
 const TurnComplete = z.object({
   type: z.literal('agent-turn-complete'),
   'input-messages': z.array(z.unknown()).optional(),
-  'last-assistant-message': z.string().nullable().optional(),
+  // A number in a recording: the message's length, which is all that is read of it.
+  'last-assistant-message': z.union([z.string(), z.number()]).nullable().optional(),
 });
 
 export function codexNotifySignals(payload: unknown): SourceSignal[] {
@@ -24,4 +27,17 @@ export function codexNotifySignals(payload: unknown): SourceSignal[] {
   if (typeof first === 'string' && first.trimStart().startsWith(TITLE_REQUEST)) return [];
   const detail = lengthDetail('last message', parsed.data['last-assistant-message']);
   return [{ type: 'turn-end', ...(detail ? { detail } : {}), source: 'notify' }];
+}
+
+/** A notify payload as a recording keeps it: its type and ids, whether its first input is the
+ * title request, and the last message's length. It maps to the same signals as the payload. */
+export function codexNotifyForRecording(payload: Record<string, unknown>): Record<string, unknown> {
+  const out = pick(payload, ['type', 'thread-id', 'turn-id']);
+  if ('input-messages' in payload) {
+    const inputs = payload['input-messages'];
+    const first: unknown = Array.isArray(inputs) ? inputs[0] : undefined;
+    out['input-messages'] = !Array.isArray(inputs) ? null : inputs.length === 0 ? [] : [typeof first === 'string' && first.trimStart().startsWith(TITLE_REQUEST) ? TITLE_REQUEST : ''];
+  }
+  if ('last-assistant-message' in payload) out['last-assistant-message'] = textLength(payload['last-assistant-message']);
+  return out;
 }

@@ -10,11 +10,13 @@
  */
 import { z } from 'zod';
 import type { SignalBody, SourceSignal } from '../../verdict/signals.js';
-import { lengthDetail } from './detail.js';
+import { lengthDetail, textLength } from './detail.js';
+import { pick } from './for-recording.js';
 
 const Base = z.object({ session_id: z.string() });
 const Tool = Base.extend({ tool_name: z.string() });
-const AfterAgent = Base.extend({ prompt_response: z.string().optional() });
+// A number in a recording: the response's length, which is all that is read of it.
+const AfterAgent = Base.extend({ prompt_response: z.union([z.string(), z.number()]).optional() });
 const Notification = Base.extend({ notification_type: z.string(), message: z.string().optional() });
 const SessionEnd = Base.extend({ reason: z.string() });
 const SessionStart = Base.extend({ source: z.string() });
@@ -63,4 +65,15 @@ function mapEvent(event: string, payload: unknown): SignalBody | undefined {
     default:
       return undefined;
   }
+}
+
+/** A Gemini hook payload as a recording keeps it: the fields mapEvent reads, the response as its
+ * length (the no-response placeholder as it is). It maps to the same signals as the payload. */
+export function geminiHookForRecording(_event: string, payload: Record<string, unknown>): Record<string, unknown> {
+  const out = pick(payload, ['session_id', 'hook_event_name', 'tool_name', 'notification_type', 'reason', 'source']);
+  if ('prompt_response' in payload) {
+    const response = payload.prompt_response;
+    out.prompt_response = response === NO_RESPONSE ? NO_RESPONSE : textLength(response);
+  }
+  return out;
 }

@@ -2,18 +2,21 @@
  * Reads a request body with a size cap and a deadline, never buffering past the cap.
  *
  * Why the deadline: a client that sends headers and then stalls mid-body would otherwise hold a
- * socket and its buffered chunks forever. Why the cap: hook payloads are a few KB; anything past
- * the cap is refused without being kept (Node discards the unread rest as the response closes).
+ * socket and its buffered chunks forever. Why the cap: nothing legitimate is larger; past it the
+ * body is refused — except for its first `headBytes`, kept so that a hook too long to read whole
+ * (a Stop whose last message is megabytes long) can still say which event it was. Nothing past
+ * the head is read: Node discards the unread rest as the response closes the connection.
  */
 import type { IncomingMessage } from 'node:http';
 
 export type BodyResult =
   | { ok: true; body: Buffer }
-  | { ok: false; reason: 'too-large' | 'timeout' | 'aborted' };
+  | { ok: false; reason: 'too-large'; head: Buffer }
+  | { ok: false; reason: 'timeout' | 'aborted' };
 
-export function readLimitedBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<BodyResult> {
+export function readLimitedBody(req: IncomingMessage, limit: number, timeoutMs: number, headBytes = 0): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too-large' });
+  const declaredTooLarge = Number.isFinite(declared) && declared > limit;
 
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -26,17 +29,23 @@ export function readLimitedBody(req: IncomingMessage, limit: number, timeoutMs: 
       chunks.length = 0;
       resolve(result);
     };
+    const tooLarge = (): void => {
+      const all = Buffer.concat(chunks, size);
+      finish({ ok: false, reason: 'too-large', head: Buffer.from(all.subarray(0, Math.min(headBytes, all.length))) });
+      req.pause(); // read no more of it
+    };
     const timer = setTimeout(() => {
       finish({ ok: false, reason: 'timeout' });
       req.destroy();
     }, timeoutMs);
+    if (declaredTooLarge && headBytes === 0) return tooLarge();
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > limit) return finish({ ok: false, reason: 'too-large' });
       chunks.push(chunk);
+      if (size > limit || (declaredTooLarge && size >= headBytes)) tooLarge();
     });
-    req.on('end', () => finish({ ok: true, body: Buffer.concat(chunks, size) }));
+    req.on('end', () => (declaredTooLarge ? tooLarge() : finish({ ok: true, body: Buffer.concat(chunks, size) })));
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
     req.on('close', () => finish({ ok: false, reason: 'aborted' }));
   });

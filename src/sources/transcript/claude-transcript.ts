@@ -42,8 +42,8 @@ export interface Read {
   signals: SourceSignal[];
 }
 
-const INTERRUPTED = '[Request interrupted by user';
-const TASK_NOTIFICATION = '<task-notification>';
+export const INTERRUPTED = '[Request interrupted by user';
+export const TASK_NOTIFICATION = '<task-notification>';
 /** Echoes of local slash commands (/clear, /model, …): the user did not start a model turn. */
 const LOCAL_COMMAND = /^<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>/;
 
@@ -149,4 +149,58 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export const claudeTranscriptReader = {
   initial: (): ClaudeTranscriptState => INITIAL_CLAUDE_TRANSCRIPT,
   read: readClaudeRecord,
+  forRecording: (record: unknown): unknown => claudeRecordForRecording(record),
 };
+
+// Flags and numbers the reader looks at, kept as they are.
+const KEPT_FIELDS = ['type', 'subtype', 'isSidechain', 'isMeta', 'isCompactSummary', 'isApiErrorMessage', 'pendingBackgroundAgentCount', 'durationMs'];
+
+/**
+ * A Claude transcript record as a recording keeps it: its kind and flags, the kinds of its content
+ * blocks, tool ids and names, the stop reason — and of its text only what the reader looks for (an
+ * interrupt, a local command, a task notification; an API error's first line). A transcript holds
+ * the whole conversation and the system prompt: none of it is recorded.
+ */
+export function claudeRecordForRecording(record: unknown): unknown {
+  if (!isObject(record)) return null;
+  const out: Record<string, unknown> = {};
+  for (const key of KEPT_FIELDS) if (Object.hasOwn(record, key)) out[key] = record[key];
+  if (isObject(record.attachment) && typeof record.attachment.type === 'string') out.attachment = { type: record.attachment.type };
+  if ((record.type === 'user' || record.type === 'assistant') && isObject(record.message)) {
+    const message = record.message;
+    const apiError = record.isApiErrorMessage === true;
+    out.message = {
+      ...(Object.hasOwn(message, 'stop_reason') ? { stop_reason: message.stop_reason } : {}),
+      ...(Object.hasOwn(message, 'content') ? { content: contentForRecording(message.content, apiError) } : {}),
+    };
+  }
+  return out;
+}
+
+function contentForRecording(content: unknown, apiError: boolean): unknown {
+  if (typeof content === 'string') return textForRecording(content, apiError);
+  if (!Array.isArray(content)) return null;
+  return content.map((block: unknown) => {
+    if (!isObject(block)) return null;
+    switch (block.type) {
+      case 'text':
+        return { type: 'text', text: typeof block.text === 'string' ? textForRecording(block.text, apiError) : null };
+      case 'tool_use':
+        return { type: 'tool_use', id: block.id, name: block.name };
+      case 'tool_result':
+        return { type: 'tool_result', tool_use_id: block.tool_use_id };
+      default:
+        return { type: block.type };
+    }
+  });
+}
+
+/** What the reader looks for in a text, and nothing else. */
+function textForRecording(text: string, apiError: boolean): string {
+  if (apiError) return (text.split('\n', 1)[0] ?? '').slice(0, 200);
+  if (text.startsWith(INTERRUPTED)) return INTERRUPTED;
+  const trimmed = text.trimStart();
+  const local = LOCAL_COMMAND.exec(trimmed);
+  if (local) return local[0];
+  return trimmed.startsWith(TASK_NOTIFICATION) ? TASK_NOTIFICATION : '';
+}

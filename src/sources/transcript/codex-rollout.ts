@@ -35,4 +35,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export const codexRolloutReader = {
   initial: (): null => null,
   read: (state: null, record: unknown) => ({ state, signals: codexRolloutSignals(record) }),
+  forRecording: (record: unknown): unknown => codexRecordForRecording(record),
 };
+
+/** A rollout record as a recording keeps it: its type, and its event's type, duration and reason. */
+export function codexRecordForRecording(record: unknown): unknown {
+  if (!isObject(record)) return null;
+  const payload = isObject(record.payload) ? record.payload : undefined;
+  const kept: Record<string, unknown> = {};
+  if (payload) for (const key of ['type', 'duration_ms', 'reason']) if (Object.hasOwn(payload, key)) kept[key] = payload[key];
+  return { type: record.type, ...(payload ? { payload: kept } : {}) };
+}

@@ -13,9 +13,14 @@
  *   not exist yet (chokidar 5 watching a path whose parent is missing reports nothing, measured);
  * - a stat poll (default 1 s), the floor under everything.
  *
- * Truncation (size < offset) and replacement (another inode) restart from 0. switchTo() moves to a
- * new file (Claude's /clear starts one) after draining the old one to its end. A corrupt line is
- * logged and skipped.
+ * Truncation (size < offset), replacement (another inode) and a rewrite in place (the first bytes
+ * already read have changed, even if the file grew past the offset) restart from 0. switchTo()
+ * moves to a new file (Claude's /clear starts one) after draining the old one to its end. A
+ * corrupt line is logged and skipped.
+ *
+ * Only a regular file is read, opened without blocking and without following a link: a FIFO at the
+ * transcript's path blocked a thread of libuv's pool in open() on every poll until every async file
+ * read of the process waited.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -44,6 +49,8 @@ export interface TailOptions {
 }
 
 const READ_CHUNK = 256 * 1024;
+/** How much of the file's start is kept to notice a rewrite in place. */
+const HEAD_BYTES = 4096;
 
 export class TranscriptTail {
   private target: string;
@@ -56,6 +63,9 @@ export class TranscriptTail {
 
   private offset = 0;
   private identity: { dev: number; ino: number } | undefined;
+  /** The file's first bytes as last read (up to HEAD_BYTES): if they change, it was rewritten. */
+  private head: Buffer = Buffer.alloc(0);
+  private refusedType = false;
   private lines: LineState = EMPTY_LINES;
   private nextTarget: string | undefined;
 
@@ -151,6 +161,8 @@ export class TranscriptTail {
     this.nextTarget = undefined;
     this.offset = 0;
     this.identity = undefined;
+    this.head = Buffer.alloc(0);
+    this.refusedType = false;
     this.lines = EMPTY_LINES;
     this.skipExisting = false; // a switched-to file is new: read it all
     this.unwatch();
@@ -160,21 +172,29 @@ export class TranscriptTail {
   private async readToEnd(): Promise<void> {
     let handle: fsp.FileHandle;
     try {
-      handle = await fsp.open(this.target, 'r');
+      const seen = await fsp.lstat(this.target);
+      if (!this.isRegular(seen)) return;
+      const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
+      handle = await fsp.open(this.target, O_RDONLY | (O_NONBLOCK ?? 0) | (O_NOFOLLOW ?? 0));
     } catch {
       this.skipExisting = false; // absent when first looked for: all it will hold is new
       return; // not there (yet): the watchers or the poll will bring us back
     }
     try {
       const st = await handle.stat();
+      if (!this.isRegular(st)) return; // swapped between the look and the open
       this.checkIdentity(st);
       if (st.size < this.offset) {
         this.logger('debug', 'transcript: truncated, reading from the start', { path: this.target });
+        this.restart();
+      } else if (this.offset > 0 && !(await this.sameHead(handle))) {
+        this.logger('debug', 'transcript: rewritten in place, reading from the start', { path: this.target });
         this.restart();
       }
       if (this.skipExisting) {
         this.skipExisting = false;
         this.offset = st.size;
+        await this.rememberHead(handle);
         return;
       }
       const buffer = Buffer.allocUnsafe(READ_CHUNK);
@@ -184,9 +204,35 @@ export class TranscriptTail {
         this.offset += bytesRead;
         this.consume(buffer.subarray(0, bytesRead));
       }
+      if (this.head.length < HEAD_BYTES && this.offset > this.head.length) await this.rememberHead(handle);
     } finally {
       await handle.close();
     }
+  }
+
+  /** A regular file, or (logged once) not one to read. */
+  private isRegular(st: fs.Stats): boolean {
+    if (st.isFile()) return true;
+    if (!this.refusedType) {
+      this.refusedType = true;
+      this.logger('warn', 'transcript: not a regular file, not reading it', { path: this.target });
+    }
+    return false;
+  }
+
+  private async readHead(handle: fsp.FileHandle, length: number): Promise<Buffer> {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  }
+
+  private async rememberHead(handle: fsp.FileHandle): Promise<void> {
+    this.head = await this.readHead(handle, Math.min(this.offset, HEAD_BYTES));
+  }
+
+  private async sameHead(handle: fsp.FileHandle): Promise<boolean> {
+    if (this.head.length === 0) return true;
+    return (await this.readHead(handle, this.head.length)).equals(this.head);
   }
 
   /** The same path now naming another file (an atomic replace, or deleted and recreated). */
@@ -201,6 +247,7 @@ export class TranscriptTail {
 
   private restart(): void {
     this.offset = 0;
+    this.head = Buffer.alloc(0);
     this.lines = EMPTY_LINES;
   }
 

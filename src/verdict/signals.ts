@@ -72,6 +72,9 @@ export type SignalBody =
   | { type: 'blocked'; kind?: BlockedKind; detail?: string }
   /** The turn ended in an agent error: StopFailure, OSC 7501 error. */
   | { type: 'failed'; detail?: string }
+  /** A prompt typed while the agent worked was taken into the running turn instead of starting a
+   * turn of its own (Claude's `queued_command` transcript attachment). */
+  | { type: 'queue-absorbed' }
   /** The user interrupted the turn (transcript "[Request interrupted by user]", Codex turn_aborted). */
   | { type: 'interrupted' }
   /** /clear or /compact began or ended: SessionEnd(clear), PreCompact, SessionStart(clear|compact),

@@ -49,6 +49,9 @@ export interface Hold {
   quietFrom: number | null;
   /** A first-party turn end waits for the screen to read idle, or for the stuck-screen settle. */
   waitsForScreen: boolean;
+  /** The turn ended with a prompt queued behind it: the agent goes straight on with that prompt
+   * unless it took it into the turn that just ended. Held until that is known (or settled). */
+  awaitsQueue: boolean;
 }
 
 export interface GateState {
@@ -102,6 +105,9 @@ export interface EngineState {
   firstPartySeen: boolean;
   /** A real turn is running (a prompt was submitted and no end has been accepted since). */
   turnOpen: boolean;
+  /** Prompts the agent reported (UserPromptSubmit) while a turn was running: queued behind it, not
+   * yet started as a turn of their own nor taken into the running one. */
+  queuedPrompts: number;
   /** /clear or /compact muted the screen sources, and no turn can end in done, until the next real
    * prompt. */
   latched: boolean;
@@ -135,6 +141,7 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
     firstPartyClaim: 'none',
     firstPartySeen: false,
     turnOpen: false,
+    queuedPrompts: 0,
     latched: false,
     screen: 'none',
     titleWorkedSinceRest: false,

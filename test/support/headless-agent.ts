@@ -17,6 +17,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { request } from '../../src/control/control-client.js';
+import { socketPath } from '../../src/control/socket-path.js';
+import { belltowerDirs } from '../../src/platform/state-dir.js';
 import { sleep } from './fake-server.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -137,6 +140,16 @@ export class HeadlessAgent {
   async submit(text: string): Promise<void> {
     const sent = await this.cli('send', '1', text, '--enter');
     if (sent.code !== 0) throw new Error(`belltower send failed (${sent.code}): ${sent.stderr}`);
+  }
+
+  /**
+   * Sends to tile 1 over the control socket from this process: no CLI to start, so it lands within
+   * milliseconds (for timing-sensitive scenarios; `type` and `submit` are what a script runs).
+   */
+  async sendNow(text: string, enter: boolean): Promise<void> {
+    const path = socketPath(belltowerDirs({ env: this.env }).runtime, this.options.session);
+    const reply = await request(path, { op: 'send', tile: '1', text, enter });
+    if (!reply.ok) throw new Error(`send over the control socket failed: ${JSON.stringify(reply)}`);
   }
 
   /** `belltower wait 1 --for STATE --timeout T`; throws with the verdict stream when it fails. */

@@ -37,9 +37,11 @@ describe('a plain turn', () => {
     expect(s.rings).toEqual(['done']);
   });
 
-  it('a new prompt before the held done is released cancels it: the user is right there', () => {
+  it('a new prompt before the held done is released releases it first, without a ring: the user is right there', () => {
     const s = new Scenario().at(1_000, 'hook', prompt).at(2_000, 'hook', stop()).at(2_300, 'hook', prompt).until(60_000);
-    expect(s.count('done')).toBe(0);
+    expect(s.states).toEqual(['working', 'done', 'working']);
+    expect(s.times('done')).toEqual([2_300]);
+    expect(s.rings).toEqual([]);
     expect(s.now).toBe('working');
   });
 
@@ -90,9 +92,10 @@ describe('a plain turn', () => {
 });
 
 describe('ordering', () => {
-  it('two signals in the same millisecond are ordered by sequence number: prompt after Stop wins', () => {
+  it('two signals in the same millisecond are ordered by sequence number: the prompt after the Stop ends that turn and starts the next', () => {
     const s = new Scenario().at(1_000, 'hook', prompt).at(2_000, 'hook', stop(), 5).at(2_000, 'hook', prompt, 6).until(60_000);
-    expect(s.count('done')).toBe(0);
+    expect(s.states).toEqual(['working', 'done', 'working']);
+    expect(s.rings).toEqual([]);
     expect(s.now).toBe('working');
   });
 

@@ -44,6 +44,8 @@ export interface TileInfo {
   reason: string;
   /** Milliseconds since the tile entered its state. */
   sinceMs: number;
+  /** What the tile could not set up and how it copes (e.g. no hooks: the title decides). */
+  notice?: string;
 }
 
 export type ControlReply =

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { prepareClaudeSession } from '../agents/claude-injection.js';
 import { claudeConfigDir } from '../agents/claude-paths.js';
 import { prepareCodexSession } from '../agents/codex-injection.js';
-import { geminiSkipsSystemFile, prepareGeminiSession } from '../agents/gemini-injection.js';
+import { GeminiHooksOff, prepareGeminiSession } from '../agents/gemini-injection.js';
+import { GeminiSettingsError } from '../agents/gemini-settings.js';
 import type { AgentName } from '../agents/profile.js';
 import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
 
@@ -53,13 +54,13 @@ export function inject(input: InjectionInput): Injection | null {
       return { args: session.args, env: session.env, dispose: () => session.dispose() };
     }
     case 'gemini': {
-      const session = prepareGeminiSession({ ...common, env: input.env as NodeJS.ProcessEnv });
-      const skipped = geminiSkipsSystemFile(session.settingsPath);
-      if (skipped) {
-        session.dispose();
-        throw new InjectionUnavailable(`Gemini hooks are off for this tile: ${skipped}; its status comes from the title`);
+      try {
+        const session = prepareGeminiSession({ ...common, cwd: input.cwd, env: input.env as NodeJS.ProcessEnv });
+        return { args: session.args, env: session.env, dispose: () => session.dispose() };
+      } catch (error) {
+        if (!(error instanceof GeminiHooksOff || error instanceof GeminiSettingsError)) throw error;
+        throw new InjectionUnavailable(`Gemini hooks are off for this tile: ${error.message}; its status comes from the title`);
       }
-      return { args: session.args, env: session.env, dispose: () => session.dispose() };
     }
     case 'shell':
       return null;

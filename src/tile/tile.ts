@@ -62,6 +62,8 @@ export class Tile {
   private readonly pipeline: TilePipeline;
   private readonly recorder: Recorder | null;
   private readonly injection: Injection | null;
+  /** Why the agent reports nothing first-hand here, when belltower could not inject its hooks. */
+  private noHooks: string | undefined;
   private readonly tail: TranscriptTail | null;
   private readonly clock: () => number;
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
@@ -187,6 +189,7 @@ export class Tile {
       confidence: v.confidence,
       reason: v.reason,
       sinceMs: Math.max(0, this.t() - v.since),
+      ...(this.noHooks ? { notice: this.noHooks } : {}),
     };
   }
 
@@ -247,6 +250,7 @@ export class Tile {
     } catch (error) {
       if (!(error instanceof InjectionUnavailable)) throw error;
       this.options.logger('warn', `tile ${this.id}: ${error.message}`);
+      this.noHooks = error.message;
       return null;
     }
   }

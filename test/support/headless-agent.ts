@@ -21,6 +21,7 @@ import { request } from '../../src/control/control-client.js';
 import { socketPath } from '../../src/control/socket-path.js';
 import { belltowerDirs } from '../../src/platform/state-dir.js';
 import { sleep } from './fake-server.js';
+import { chownTree, type RunAs } from './unprivileged-user.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 export const BELLTOWER_BIN = join(repo, 'bin', 'belltower.js');
@@ -65,6 +66,8 @@ export interface HeadlessAgentOptions {
   session: string;
   /** Extra `run` flags, e.g. ['--no-psp']. */
   flags?: string[];
+  /** Run belltower (and so the agent) as this user; its folders are handed to it. */
+  runAs?: RunAs | null;
 }
 
 export type WaitState = 'done' | 'blocked' | 'idle' | 'exited' | 'any';
@@ -86,9 +89,12 @@ export class HeadlessAgent {
     // Private like belltower's own folders (and never group-writable, whatever the umask).
     mkdirSync(state, { recursive: true, mode: 0o700 });
     mkdirSync(this.recordDir, { recursive: true, mode: 0o700 });
+    chownTree(state, options.runAs ?? null);
+    chownTree(this.recordDir, options.runAs ?? null);
     this.env = { ...options.env, BELLTOWER_STATE_DIR: state };
     const args = [BELLTOWER_BIN, 'run', '--headless', '--session', options.session, '--record', this.recordDir, '--capture-output', ...(options.flags ?? []), options.spec];
-    this.child = spawn(process.execPath, args, { cwd: options.cwd, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const user = options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {};
+    this.child = spawn(process.execPath, args, { cwd: options.cwd, env: this.env, stdio: ['ignore', 'pipe', 'pipe'], ...user });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.stderrText += chunk));
     this.exited = new Promise((resolve) =>
@@ -285,6 +291,9 @@ export interface AgentSessionOptions {
   parent?: string | undefined;
   /** Extra `run` flags. */
   flags?: string[] | undefined;
+  /** Run belltower and the agent as this user (see unprivileged-user.ts): the run's folder, the
+   * home and the project folder are handed to it. */
+  runAs?: RunAs | null | undefined;
 }
 
 /**
@@ -292,7 +301,7 @@ export interface AgentSessionOptions {
  * time: `start` runs belltower headless for the agent in a fresh folder, `teardown` (afterEach)
  * ends and removes it all, `quitAndCheck` quits the agent and checks that the recording replays.
  */
-export class AgentSessions<Api extends { close(): Promise<void> }, Home extends { env: Record<string, string>; cwd: string; cleanup(): void }> {
+export class AgentSessions<Api extends { close(): Promise<void> }, Home extends { env: Record<string, string>; cwd: string; cleanup(): void; folders?: string[] }> {
   private current: AgentSession<Api, Home> | undefined;
   private count = 0;
 
@@ -309,6 +318,8 @@ export class AgentSessions<Api extends { close(): Promise<void> }, Home extends 
   /** belltower running the agent from `home`, against `api`; ended by `teardown`. */
   start(api: Api, home: Home, options: AgentSessionOptions): AgentSession<Api, Home> {
     const dir = mkdtempSync(join(options.parent ?? tmpdir(), `belltower-${this.agent}-e2e-`));
+    chownTree(dir, options.runAs ?? null);
+    for (const folder of home.folders ?? []) chownTree(folder, options.runAs ?? null);
     const run = startHeadlessAgent({
       spec: this.agent,
       env: { ...home.env, ...options.env },
@@ -316,6 +327,7 @@ export class AgentSessions<Api extends { close(): Promise<void> }, Home extends 
       dir,
       session: `${this.agent}-e2e-${process.pid}-${++this.count}`,
       flags: options.flags,
+      runAs: options.runAs ?? null,
     });
     this.current = { api, home, run, dir };
     return this.current;

@@ -12,6 +12,13 @@ export interface TranscriptReader<S = unknown> {
   read(state: S, record: unknown): { state: S; signals: SourceSignal[] };
 }
 
+/** An agent's session log to follow, and whether what it holds already is news. */
+export interface TranscriptTarget {
+  path: string;
+  /** false: only records appended from now on (a resumed session's history is not news). */
+  fromStart?: boolean;
+}
+
 export interface TitleReader {
   /** Classify one OSC 0/2 title: working, at rest, unknown, or no evidence at all. */
   classify(title: string): SourceSignal[];

@@ -10,7 +10,8 @@ import type { Logger } from '../platform/logger.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
 import type { WhyEntry } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
-import { injects } from './agent-injection.js';
+import { probeAgentVersion } from '../agents/agent-version.js';
+import { injects, versionMatters } from './agent-injection.js';
 import { Tile } from './tile.js';
 import type { VerdictChange } from './tile.js';
 
@@ -39,9 +40,10 @@ export class TileSet implements ControlTarget {
   constructor(private readonly options: TileSetOptions) {}
 
   async add(spec: LaunchSpec, name?: string): Promise<Tile> {
-    const id = this.tiles.length + 1;
     const wantsHooks = this.options.hooks !== false && injects(spec.agent);
     if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
+    const agentVersion = wantsHooks && versionMatters(spec.agent) ? await probeAgentVersion(spec.file, this.options.env) : undefined;
+    const id = this.tiles.length + 1;
     const tileName = name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));
     const tile = new Tile({
       id,
@@ -54,6 +56,7 @@ export class TileSet implements ControlTarget {
       timing: this.options.timing,
       ...(this.options.answerPsp === undefined ? {} : { answerPsp: this.options.answerPsp }),
       hooks: this.options.hooks !== false,
+      agentVersion,
       ...(this.hookServer ? { hookServer: this.hookServer } : {}),
       runtimeDir: this.options.runtimeDir,
       ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${id}-${tileName}.jsonl`) } : {}),

@@ -4,15 +4,15 @@
  * one way: evidence → pipeline → verdict effects → listeners.
  */
 import type { LaunchSpec } from '../agents/launch-spec.js';
-import type { AgentProfile } from '../agents/profile.js';
+import type { AgentProfile, TranscriptTarget } from '../agents/profile.js';
 import { profileFor } from '../agents/registry.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
 import type { Evidence } from '../record/format.js';
 import { Recorder } from '../record/recorder.js';
+import { RowWatcher } from '../session/row-watcher.js';
 import { Session } from '../session/session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
-import { claudeTranscriptSwitch } from '../sources/hooks/claude-hooks.js';
 import { TranscriptTail } from '../sources/transcript/tail.js';
 import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
@@ -36,6 +36,8 @@ export interface TileOptions {
   answerPsp?: boolean;
   /** Inject belltower's hooks where the agent has them (default true). */
   hooks?: boolean;
+  /** The agent's `--version`, when known: what is injected may depend on it. */
+  agentVersion?: string | undefined;
   hookServer?: HookServer;
   /** Parent folder of per-tile private folders (hook settings, relay). */
   runtimeDir: string;
@@ -62,9 +64,11 @@ export class Tile {
   private readonly pipeline: TilePipeline;
   private readonly recorder: Recorder | null;
   private readonly injection: Injection | null;
-  /** Why the agent reports nothing first-hand here, when belltower could not inject its hooks. */
-  private noHooks: string | undefined;
-  private readonly tail: TranscriptTail | null;
+  /** What the tile could not set up and how it copes (no hooks injected, a hook the agent refused). */
+  private notice: string | undefined;
+  /** Looks at the screen for a sign that the agent refused what was injected, until the agent reports. */
+  private screenCheck: (() => void) | undefined;
+  private tail: TranscriptTail | null = null;
   private readonly clock: () => number;
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
   private readonly ringListeners = new Set<(tile: Tile, state: string) => void>();
@@ -93,6 +97,7 @@ export class Tile {
         tileKey,
         cwd: options.cwd,
         env,
+        version: options.agentVersion,
         onHook: (_key, event, payload) => this.hook(event, payload),
       });
       if (injection) {
@@ -112,6 +117,7 @@ export class Tile {
             agent: this.profile.name,
             cols: options.cols,
             rows: options.rows,
+            ...(options.agentVersion ? { agentVersion: options.agentVersion } : {}),
             startedAt: new Date(this.startedAt).toISOString(),
             timing: { ...options.timing },
             name: this.name,
@@ -142,7 +148,11 @@ export class Tile {
     });
     this.session.onOutput((data) => this.pipeline.ptyReceived(data, this.t()));
     this.session.onOsc((code, payload) => this.pipeline.oscParsed(code, payload));
-    this.session.onChunkParsed(() => this.pipeline.ptyParsed());
+    this.session.onChunkParsed(() => {
+      this.pipeline.ptyParsed();
+      this.screenCheck?.();
+    });
+    if (injection?.refusedOnScreen) this.watchForRefusal(injection.refusedOnScreen);
     this.session.onExit((info) => {
       this.ingest({ type: 'exit', code: info.code ?? null, signal: info.signal ?? null, ...(info.error ? { error: info.error } : {}) });
       this.exited = true;
@@ -150,14 +160,7 @@ export class Tile {
       for (const waiter of this.exitWaiters.splice(0)) waiter();
     });
 
-    this.tail =
-      injection?.transcriptPath !== undefined
-        ? new TranscriptTail({
-            path: injection.transcriptPath,
-            onRecord: (record, path) => this.ingest({ type: 'transcript', path, record }),
-            logger: log,
-          })
-        : null;
+    if (injection?.transcriptPath !== undefined) this.follow({ path: injection.transcriptPath });
   }
 
   /** Milliseconds since the tile started: the clock of its recording and its verdicts. */
@@ -189,7 +192,7 @@ export class Tile {
       confidence: v.confidence,
       reason: v.reason,
       sinceMs: Math.max(0, this.t() - v.since),
-      ...(this.noHooks ? { notice: this.noHooks } : {}),
+      ...(this.notice ? { notice: this.notice } : {}),
     };
   }
 
@@ -250,17 +253,43 @@ export class Tile {
     } catch (error) {
       if (!(error instanceof InjectionUnavailable)) throw error;
       this.options.logger('warn', `tile ${this.id}: ${error.message}`);
-      this.noHooks = error.message;
+      this.notice = error.message;
       return null;
     }
   }
 
+  private watchForRefusal(refused: (rows: readonly string[]) => string | undefined): void {
+    const watcher = new RowWatcher(this.session.screen);
+    this.screenCheck = () => {
+      if (watcher.changed().length === 0) return;
+      const notice = refused(watcher.rows);
+      if (!notice) return;
+      this.notice = notice;
+      this.options.logger('warn', `tile ${this.id}: ${notice}`);
+      this.screenCheck = undefined;
+    };
+  }
+
   private hook(event: string, payload: Record<string, unknown>): void {
+    // The agent reports: whatever it could have refused at start-up, it is past that.
+    this.screenCheck = undefined;
     // Codex's turn-complete program arrives through the same relay, as event "notify".
-    if (event === CODEX_NOTIFY_EVENT && this.profile.notify) return this.ingest({ type: 'notify', payload });
-    this.ingest({ type: 'hook', event, payload });
-    const next = claudeTranscriptSwitch(event, payload);
-    if (next && this.tail) this.tail.switchTo(next);
+    if (event === CODEX_NOTIFY_EVENT && this.profile.notify) this.ingest({ type: 'notify', payload });
+    else this.ingest({ type: 'hook', event, payload });
+    const next = this.injection?.transcriptFor?.(event, payload, this.tail !== null);
+    if (next) this.follow(next);
+  }
+
+  /** Follow the agent's session log: from now on, or switch to another one (a /clear, a /new). */
+  private follow(target: TranscriptTarget): void {
+    if (this.finished) return;
+    if (this.tail) return this.tail.switchTo(target.path);
+    this.tail = new TranscriptTail({
+      path: target.path,
+      ...(target.fromStart === false ? { fromStart: false } : {}),
+      onRecord: (record, path) => this.ingest({ type: 'transcript', path, record }),
+      logger: this.options.logger,
+    });
   }
 
   private ingest(evidence: Evidence): void {

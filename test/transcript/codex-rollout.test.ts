@@ -12,6 +12,20 @@ describe('codex rollout meaning', () => {
     expect(codexRolloutSignals(ev({ type: 'turn_aborted', reason: 'interrupted' }))).toEqual([{ type: 'interrupted', source: 'transcript' }]);
   });
 
+  it('a command still running when Codex hands back to the model opens a child; its completion closes it', () => {
+    // Shapes observed on 0.171.0 (trimmed).
+    const running = {
+      type: 'response_item',
+      payload: { type: 'function_call_output', call_id: 'call_wsq', output: 'Chunk ID: 281bba\nWall time: 0.5006 seconds\nProcess running with session ID 28719\nOriginal token count: 0\nOutput:\n' },
+    };
+    const finished = { type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_x', output: 'Chunk ID: 1\nProcess exited with code 0\nOutput:\nhi\n' } };
+    const completed = ev({ type: 'item_completed', item: { type: 'CommandExecution', id: 'call_wsq', process_id: '28719', command: ['/bin/bash', '-lc', 'sleep 8'] } });
+    expect(codexRolloutSignals(running)).toEqual([{ type: 'child', id: 'call_wsq', open: true, detail: 'a command still running', source: 'transcript' }]);
+    expect(codexRolloutSignals(finished)).toEqual([]);
+    expect(codexRolloutSignals(completed)).toEqual([{ type: 'child', id: 'call_wsq', open: false, detail: 'command finished', source: 'transcript' }]);
+    expect(codexRolloutSignals(ev({ type: 'item_completed', item: { type: 'AgentMessage', id: 'msg_1' } }))).toEqual([]);
+  });
+
   it('everything else says nothing', () => {
     expect(codexRolloutSignals(ev({ type: 'agent_message', message: 'hi' }))).toEqual([]);
     expect(codexRolloutSignals({ type: 'response_item', payload: { type: 'message' } })).toEqual([]);

@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PINNED_VERSIONS, tryInstallCodex, type InstallResult } from '../support/claude-install.js';
+import { codexHookHash } from '../../src/agents/codex-hook-trust.js';
 import { createCodexHome, type CodexHome, type CodexHomeOptions } from '../support/codex-home.js';
 import { sleep } from '../support/fake-server.js';
 import {
@@ -275,6 +276,31 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     expect(start).toMatchObject({ source: 'startup' });
     expect(rolloutPaths(lines)).toEqual([start?.transcript_path]);
     expect(linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload)).toContain('state=done:app=codex');
+  }, 90_000);
+
+  it("the user's own reviewed hook keeps running beside belltower's, and the user's config is not written", async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const api = await startFakeOpenAI({ script: [text('Hello there.')] });
+    const home = createCodexHome({ baseUrl: api.baseUrl });
+    // The user's UserPromptSubmit hook in hooks.json, reviewed by them (its record in config.toml).
+    const out = path.join(home.home, 'user-hook.json');
+    const command = `cat > ${out}`;
+    fs.writeFileSync(path.join(home.codexHome, 'hooks.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command }] }] } }));
+    const key = `${path.join(home.codexHome, 'hooks.json')}:user_prompt_submit:0:0`;
+    fs.appendFileSync(home.configPath, `\n[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = ${JSON.stringify(codexHookHash('user_prompt_submit', [{ command }]))}\n`);
+    const config = fs.readFileSync(home.configPath, 'utf8');
+    const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: install.bin } });
+    await settle(s.run);
+    await s.run.submit('Say hello');
+    await s.run.wait('done', '30s');
+    expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'Say hello' });
+    expect(linesOf(s.run.recording(), 'hook', (l) => l.event === 'SessionStart')).toHaveLength(1);
+    await quitAndCheck(s, 'user-hook');
+    // Codex writes its own notes to config.toml ([tui], notices); nothing of belltower's is there,
+    // and the user's review record is as it was.
+    const after = fs.readFileSync(home.configPath, 'utf8');
+    expect(after.startsWith(config)).toBe(true);
+    expect(after).not.toMatch(/session-flags|relay\.sh/);
   }, 90_000);
 
   it('an interrupt (Esc) mid-command: idle from the rollout\'s turn_aborted, never done', async (ctx) => {

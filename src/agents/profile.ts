@@ -4,6 +4,7 @@
  * injection) live beside each profile; this interface is what the verdict pipeline needs, the
  * same live and in replay.
  */
+import type { NotificationRule } from '../sources/notification.js';
 import type { SourceName, SourceSignal } from '../verdict/signals.js';
 
 /** Reads an agent's session log one record at a time; the reader's state is plain data. */
@@ -39,9 +40,14 @@ export interface AgentProfile {
   /** The title's idle glyph after working is a finished turn (false: it also shows at prompts and
    * errors, so only a banner makes it a done). */
   titleRestIsDone: boolean;
+  /** The title working again after a blocked verdict means the user answered (an agent that fires
+   * no hook at the answer). */
+  titleEndsBlocked: boolean;
   /** Read the completion banner from rendered rows (Claude's `✻ Worked for 7s`). */
   banner: boolean;
   hooks: ((event: string, payload: Record<string, unknown>) => SourceSignal[]) | null;
   transcript: TranscriptReader | null;
   notify: ((payload: Record<string, unknown>) => SourceSignal[]) | null;
+  /** What the agent's in-band desktop notifications (OSC 9, 777, 99) mean. */
+  notifications: readonly NotificationRule[];
 }

@@ -8,6 +8,7 @@ import { geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
 import { claudeTranscriptReader } from '../sources/transcript/claude-transcript.js';
 import { codexRolloutReader } from '../sources/transcript/codex-rollout.js';
 import { classifyTitle } from '../sources/title.js';
+import { CLAUDE_NOTIFICATIONS, CODEX_NOTIFICATIONS, GEMINI_NOTIFICATIONS, SHELL_NOTIFICATIONS } from './notification-texts.js';
 import type { AgentName, AgentProfile, TitleReader } from './profile.js';
 import { CLAUDE_TITLE, CODEX_TITLE, GEMINI_TITLE, SHELL_TITLE } from './title-glyphs.js';
 import type { TitleGlyphs } from './title-glyphs.js';
@@ -16,55 +17,64 @@ const titleReader = (glyphs: TitleGlyphs): TitleReader => ({ classify: (title) =
 
 export const CLAUDE: AgentProfile = {
   name: 'claude',
-  evidence: ['hook', 'psp', 'transcript', 'title', 'banner', 'process'],
+  evidence: ['hook', 'psp', 'transcript', 'notification', 'title', 'banner', 'process'],
   promptsFromHooks: true,
   answerPsp: true,
   title: titleReader(CLAUDE_TITLE),
   // ✳ also shows at a permission prompt and after an API error (observed on 2.1.332).
   titleRestIsDone: false,
+  titleEndsBlocked: false,
   banner: true,
   hooks: claudeHookSignals,
   transcript: claudeTranscriptReader,
   notify: null,
+  notifications: CLAUDE_NOTIFICATIONS,
 };
 
 export const CODEX: AgentProfile = {
   name: 'codex',
-  evidence: ['psp', 'notify', 'transcript', 'title', 'process'],
+  evidence: ['psp', 'notify', 'transcript', 'notification', 'title', 'process'],
   promptsFromHooks: false,
   answerPsp: true,
   title: titleReader(CODEX_TITLE),
   titleRestIsDone: true,
+  titleEndsBlocked: false,
   banner: false,
   hooks: null,
   transcript: codexRolloutReader,
   notify: codexNotifySignals,
+  notifications: CODEX_NOTIFICATIONS,
 };
 
 export const GEMINI: AgentProfile = {
   name: 'gemini',
-  evidence: ['hook', 'title', 'process'],
+  evidence: ['hook', 'notification', 'title', 'process'],
   promptsFromHooks: true,
   answerPsp: true,
   title: titleReader(GEMINI_TITLE),
   titleRestIsDone: true,
+  // Gemini fires no hook when the user approves a confirmation; its ✦ title is the only sign.
+  titleEndsBlocked: true,
   banner: false,
   hooks: geminiHookSignals,
   transcript: null,
   notify: null,
+  notifications: GEMINI_NOTIFICATIONS,
 };
 
 export const SHELL: AgentProfile = {
   name: 'shell',
-  evidence: ['psp', 'title', 'process'],
+  evidence: ['psp', 'notification', 'title', 'process'],
   promptsFromHooks: false,
   answerPsp: true,
   title: titleReader(SHELL_TITLE),
   titleRestIsDone: true,
+  titleEndsBlocked: false,
   banner: false,
   hooks: null,
   transcript: null,
   notify: null,
+  notifications: SHELL_NOTIFICATIONS,
 };
 
 export const PROFILES: Readonly<Record<AgentName, AgentProfile>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI, shell: SHELL };

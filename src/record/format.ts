@@ -10,7 +10,7 @@ import type { TileStateName } from '../verdict/state.js';
 export const RECORDING_FORMAT = 'belltower-recording';
 export const RECORDING_VERSION = 1;
 
-const SOURCES = ['hook', 'psp', 'transcript', 'notify', 'title', 'banner', 'process', 'user', 'engine'] as const;
+const SOURCES = ['hook', 'psp', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine'] as const;
 
 export const headerSchema = z.object({
   type: z.literal('header'),

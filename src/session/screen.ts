@@ -17,8 +17,9 @@ import type { StyledRow } from './styled-row.js';
 const { Terminal } = xterm;
 const { Unicode11Addon } = unicode11;
 
-/** OSC codes reported to `onOsc` listeners: titles (0, 2), status (7501), notifications (9, 777). */
-export const OBSERVED_OSC_CODES: readonly number[] = [0, 2, 7501, 9, 777];
+/** OSC codes reported to `onOsc` listeners: titles (0, 2), status (7501), desktop notifications
+ * (9: iTerm2, 777: rxvt/Ghostty `notify;…`, 99: kitty). */
+export const OBSERVED_OSC_CODES: readonly number[] = [0, 2, 7501, 9, 777, 99];
 
 export const DEFAULT_SCROLLBACK = 1000;
 
@@ -121,7 +122,7 @@ export class Screen {
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
-  /** Listen to OSC 0, 2, 7501, 9 and 777 (including the 7501 query `?`), synchronously, in
+  /** Listen to OSC 0, 2, 7501, 9, 777 and 99 (including the 7501 query `?`), synchronously, in
    * stream order. Returns the unsubscribe. */
   onOsc(listener: OscListener): () => void {
     this.oscListeners.add(listener);

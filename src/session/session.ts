@@ -99,7 +99,7 @@ export class Session {
     return subscribe(this.parsedListeners, listener);
   }
 
-  /** OSC 0, 2, 7501, 9, 777 as the screen parses them (see Screen.onOsc). */
+  /** OSC 0, 2, 7501, 9, 777, 99 as the screen parses them (see Screen.onOsc). */
   onOsc(listener: OscListener): () => void {
     return this.screen.onOsc(listener);
   }

@@ -57,6 +57,7 @@ export class TilePipeline {
       timing: options.timing,
       promptsFromHooks: options.promptsFromHooks ?? options.profile.promptsFromHooks,
       titleRestIsDone: options.profile.titleRestIsDone,
+      titleEndsBlocked: options.profile.titleEndsBlocked,
     });
     this.interpreter = initialInterpreter(options.profile);
   }

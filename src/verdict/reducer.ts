@@ -295,8 +295,16 @@ function applyTitle(d: Draft): void {
   const reading = s.type === 'working' ? 'working' : s.type === 'at-rest' ? 'rest' : s.type === 'unknown' ? 'unknown' : null;
   if (reading === null) return note(d, `ignored: a title cannot say ${s.type}`);
   if (d.state.latched) return note(d, 'ignored: title muted until the next real prompt');
+  const before = d.state.screen;
   d.state = { ...d.state, screen: reading };
-  if (d.state.firstPartySeen) return note(d, 'screen reading only: first-party evidence decides');
+  if (d.state.firstPartySeen) {
+    // Gemini fires no hook when a confirmation is approved (with its `1` key, say): the tile stayed
+    // blocked until the tool's AfterTool. Its title going back to working is the answer.
+    if (reading === 'working' && before !== 'working' && d.state.verdict.state === 'blocked' && d.state.options.titleEndsBlocked) {
+      return setVerdict(d, 'working', 'the title works again: you answered');
+    }
+    return note(d, 'screen reading only: first-party evidence decides');
+  }
 
   const detail = 'detail' in s && typeof s.detail === 'string' ? s.detail : undefined;
   if (reading === 'working') {

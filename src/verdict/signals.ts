@@ -13,6 +13,7 @@ export type SourceName =
   | 'psp' // OSC 7501, the Program Status Protocol
   | 'transcript' // the agent's own session log
   | 'notify' // the agent's turn-complete callback (Codex notify)
+  | 'notification' // a desktop notification the agent printed in-band (OSC 9, 777, 99)
   | 'title' // OSC 0/2 title glyphs
   | 'banner' // the completion banner's shape on rendered rows
   | 'process' // spawn, exit code, signal
@@ -35,7 +36,7 @@ export function confidenceOf(source: SourceName): Confidence {
 
 /** First-party sources are the agent speaking for itself (DESIGN: precedence). */
 export function isFirstParty(source: SourceName): boolean {
-  return source === 'hook' || source === 'psp' || source === 'transcript' || source === 'notify';
+  return source === 'hook' || source === 'psp' || source === 'transcript' || source === 'notify' || source === 'notification';
 }
 
 /** A background task the agent declared on Stop / SubagentStop (Claude's `background_tasks`). */

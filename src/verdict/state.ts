@@ -88,6 +88,9 @@ export interface EngineOptions {
    * same glyph at a permission prompt or after an error (Claude's ✳): the title then holds a done
    * only for the banner to confirm, and otherwise settles at idle, which never rings. */
   titleRestIsDone: boolean;
+  /** The title working again after a blocked verdict means the user answered. For an agent that
+   * reports no hook at the answer (Gemini approving a confirmation): the title is the only sign. */
+  titleEndsBlocked: boolean;
 }
 
 export interface EngineState {
@@ -133,6 +136,7 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
       promptsFromHooks: options.promptsFromHooks ?? false,
       whyDepth: options.whyDepth ?? 16,
       titleRestIsDone: options.titleRestIsDone ?? true,
+      titleEndsBlocked: options.titleEndsBlocked ?? false,
     },
     verdict: { state: 'starting', source: 'process', confidence: 'first-party', reason: 'starting', since: 0, seq: 0 },
     verdictVersion: 0,

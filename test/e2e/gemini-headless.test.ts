@@ -191,6 +191,26 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       expect(linesOf(lines, 'osc', (l) => l.code === 0 && String(l.payload).startsWith('\u270b')).length).toBeGreaterThan(0);
       expect(linesOf(lines, 'verdict').filter((v) => v.source === 'title').map((v) => v.to)).toEqual(['idle']);
     }, 90_000);
+
+    it('a confirmation approved with the `1` key: no hook fires, the ✦ title says working at once, long before AfterTool', async (ctx) => {
+      ready(ctx);
+      const s = await start([shell('sleep 3; touch belltower-approved.txt'), text('File created.')], { confirmShell: true });
+      await settle(s.run);
+      const mark = s.run.verdicts.length;
+      await s.run.submit('Create the file');
+      await s.run.wait('blocked', '30s');
+      await s.run.untilRecorded('the ✋ title', (l) => l.type === 'osc' && l.code === 0 && String(l.payload).startsWith('\u270b'), 15_000);
+      await sleep(800);
+      await s.run.type('1'); // "Allow once", taken without Enter
+      const answered = await s.run.until('the answer', () => s.run.verdicts.slice(mark).find((v) => v.from === 'blocked'), 10_000);
+      await s.run.wait('done', '30s');
+      await sleep(1_000);
+      expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe()).toEqual(['working/hook', 'blocked/hook', 'working/title', 'done/hook']);
+      const lines = await quitAndCheck(s, 'hooks-confirmation-key');
+      // The shell ran ~3 s after the answer, and only then did a hook say so.
+      const afterTool = linesOf(lines, 'hook', (l) => l.event === 'AfterTool')[0];
+      expect(afterTool!.t - answered.t).toBeGreaterThanOrEqual(2_500);
+    }, 90_000);
   });
 
   describe('title only (--no-hooks)', () => {

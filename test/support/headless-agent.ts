@@ -66,7 +66,7 @@ export interface HeadlessAgentOptions {
   session: string;
   /** Extra `run` flags, e.g. ['--no-psp']. */
   flags?: string[];
-  /** Run belltower (and so the agent) as this user; its folders are handed to it. */
+  /** Run belltower (and so the agent) as this user; `dir` (everything in it) is handed to it. */
   runAs?: RunAs | null;
 }
 
@@ -89,8 +89,7 @@ export class HeadlessAgent {
     // Private like belltower's own folders (and never group-writable, whatever the umask).
     mkdirSync(state, { recursive: true, mode: 0o700 });
     mkdirSync(this.recordDir, { recursive: true, mode: 0o700 });
-    chownTree(state, options.runAs ?? null);
-    chownTree(this.recordDir, options.runAs ?? null);
+    chownTree(options.dir, options.runAs ?? null);
     this.env = { ...options.env, BELLTOWER_STATE_DIR: state };
     const args = [BELLTOWER_BIN, 'run', '--headless', '--session', options.session, '--record', this.recordDir, '--capture-output', ...(options.flags ?? []), options.spec];
     const user = options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {};
@@ -318,7 +317,6 @@ export class AgentSessions<Api extends { close(): Promise<void> }, Home extends 
   /** belltower running the agent from `home`, against `api`; ended by `teardown`. */
   start(api: Api, home: Home, options: AgentSessionOptions): AgentSession<Api, Home> {
     const dir = mkdtempSync(join(options.parent ?? tmpdir(), `belltower-${this.agent}-e2e-`));
-    chownTree(dir, options.runAs ?? null);
     for (const folder of home.folders ?? []) chownTree(folder, options.runAs ?? null);
     const run = startHeadlessAgent({
       spec: this.agent,

@@ -6,6 +6,7 @@ import { DEFAULT_TIMING } from '../../src/verdict/index.js';
 export interface ScenarioOptions {
   promptsFromHooks?: boolean;
   titleRestIsDone?: boolean;
+  titleEndsBlocked?: boolean;
   timing?: Partial<Timing>;
 }
 
@@ -20,6 +21,7 @@ export class Scenario {
       timing: { ...DEFAULT_TIMING, ...options.timing },
       promptsFromHooks: options.promptsFromHooks ?? true,
       titleRestIsDone: options.titleRestIsDone ?? true,
+      titleEndsBlocked: options.titleEndsBlocked ?? false,
     };
     this.state = initialState(engine);
   }

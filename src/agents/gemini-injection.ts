@@ -16,6 +16,7 @@ import { createGeminiHome } from './gemini-home.js';
 import { GeminiSettingsError, withGeminiHooks } from './gemini-settings.js';
 import { geminiTrust } from './gemini-trust.js';
 import { parseJsonc } from './jsonc.js';
+import type { TranscriptTarget } from './profile.js';
 import { installRelay } from './relay-install.js';
 import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
 
@@ -74,6 +75,15 @@ export function prepareGeminiSession(input: GeminiSessionInput): GeminiSession {
       settingsPath: home.settingsPath,
     };
   });
+}
+
+/**
+ * The chat file to follow: named by SessionStart (a new one after /clear). Its path goes through the
+ * tile's Gemini home; the tail reads it by its real path, which outlives the tile's links.
+ */
+export function geminiChatTarget(event: string, payload: Record<string, unknown>): TranscriptTarget | undefined {
+  if (event !== 'SessionStart' || typeof payload.transcript_path !== 'string' || payload.transcript_path === '') return undefined;
+  return { path: payload.transcript_path, fromStart: payload.source !== 'resume' };
 }
 
 function readSettings(file: string): unknown {

@@ -7,6 +7,7 @@ import { codexNotifySignals } from '../sources/hooks/codex-notify.js';
 import { geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
 import { claudeTranscriptReader } from '../sources/transcript/claude-transcript.js';
 import { codexRolloutReader } from '../sources/transcript/codex-rollout.js';
+import { geminiChatReader } from '../sources/transcript/gemini-chat.js';
 import { classifyTitle } from '../sources/title.js';
 import { CLAUDE_NOTIFICATIONS, CODEX_NOTIFICATIONS, GEMINI_NOTIFICATIONS, SHELL_NOTIFICATIONS } from './notification-texts.js';
 import type { AgentName, AgentProfile, TitleReader } from './profile.js';
@@ -48,7 +49,7 @@ export const CODEX: AgentProfile = {
 
 export const GEMINI: AgentProfile = {
   name: 'gemini',
-  evidence: ['hook', 'notification', 'title', 'process'],
+  evidence: ['hook', 'transcript', 'notification', 'title', 'process'],
   promptsFromHooks: true,
   answerPsp: true,
   title: titleReader(GEMINI_TITLE),
@@ -57,7 +58,7 @@ export const GEMINI: AgentProfile = {
   titleEndsBlocked: true,
   banner: false,
   hooks: geminiHookSignals,
-  transcript: null,
+  transcript: geminiChatReader,
   notify: null,
   notifications: GEMINI_NOTIFICATIONS,
 };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { prepareClaudeSession } from '../agents/claude-injection.js';
 import { claudeConfigDir } from '../agents/claude-paths.js';
 import { prepareCodexSession } from '../agents/codex-injection.js';
-import { GeminiHooksOff, prepareGeminiSession } from '../agents/gemini-injection.js';
+import { GeminiHooksOff, geminiChatTarget, prepareGeminiSession } from '../agents/gemini-injection.js';
 import { GeminiSettingsError } from '../agents/gemini-settings.js';
 import { codexHookReview } from '../agents/codex-hook-trust.js';
 import { codexTranscriptTarget } from '../agents/codex-rollout-path.js';
@@ -86,7 +86,7 @@ export function inject(input: InjectionInput): Injection | null {
     case 'gemini': {
       try {
         const session = prepareGeminiSession({ ...common, cwd: input.cwd, env: input.env as NodeJS.ProcessEnv });
-        return { args: session.args, env: session.env, dispose: () => session.dispose() };
+        return { args: session.args, env: session.env, transcriptFor: geminiChatTarget, dispose: () => session.dispose() };
       } catch (error) {
         if (!(error instanceof GeminiHooksOff || error instanceof GeminiSettingsError)) throw error;
         throw new InjectionUnavailable(`Gemini hooks are off for this tile: ${error.message}; its status comes from the title`);

@@ -107,7 +107,7 @@ function apply(d: Draft): void {
     case 'interrupted':
       // The user interrupted: they are right there, so no done and no ring.
       setFirstPartyClaim(d, 'rest');
-      d.state = { ...d.state, turnOpen: false, queuedPrompts: 0 };
+      d.state = { ...d.state, turnOpen: false, queuedPrompts: 0, interrupted: true };
       return setVerdict(d, 'idle', 'interrupted');
     case 'queue-absorbed':
       // Claude feeds a prompt typed during a tool call into the running turn: that turn's end is
@@ -171,7 +171,7 @@ function applyTurnStart(d: Draft, real: boolean): void {
     // A real prompt lifts the quiet latch (/clear and /compact are not turns).
     d.state = { ...d.state, latched: false, rangEarly: false };
   }
-  d.state = { ...d.state, turnOpen: true };
+  d.state = { ...d.state, turnOpen: true, interrupted: false };
   setVerdict(d, 'working', real ? 'prompt submitted' : 'background task reported back');
 }
 
@@ -205,6 +205,9 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
     return note(d, 'the queued prompt\'s turn ended too');
   }
   if (held) return note(d, 'joins the held turn end');
+  // Gemini still fires AfterAgent after the user's Esc (its chat file said "Request cancelled."
+  // first): the end of an interrupted turn is no done.
+  if (d.state.interrupted && !d.state.turnOpen) return note(d, 'the interrupted turn\'s own end');
   if ((d.state.verdict.state === 'done' || d.state.verdict.state === 'failed') && !d.state.turnOpen) return note(d, `already ${d.state.verdict.state}`);
 
   const hold: Hold = {
@@ -283,6 +286,7 @@ function applyPrompt(d: Draft, local: boolean): void {
   if (local && current0 !== 'working' && current0 !== 'blocked') return applyQuietLatch(d, 'command', 'begin');
   // Without hooks, the user's own submit is the only sign of a real prompt.
   if (!d.state.options.promptsFromHooks) d.state = { ...d.state, latched: false };
+  d.state = { ...d.state, interrupted: false };
   const current = d.state.verdict.state;
   if (current === 'blocked') return setVerdict(d, 'working', 'you answered');
   if (current === 'done') return setVerdict(d, 'idle', 'seen: you typed');
@@ -308,7 +312,7 @@ function applyTitle(d: Draft): void {
 
   const detail = 'detail' in s && typeof s.detail === 'string' ? s.detail : undefined;
   if (reading === 'working') {
-    d.state = { ...d.state, titleWorkedSinceRest: true, turnOpen: true };
+    d.state = { ...d.state, titleWorkedSinceRest: true, turnOpen: true, interrupted: false };
     if (d.state.hold?.source === 'title') d.state = { ...d.state, hold: null };
     return setVerdict(d, 'working', detail ?? 'title spinner');
   }

@@ -108,6 +108,8 @@ export interface EngineState {
   firstPartySeen: boolean;
   /** A real turn is running (a prompt was submitted and no end has been accepted since). */
   turnOpen: boolean;
+  /** The last turn was interrupted and no turn started since: its own late end is no done. */
+  interrupted: boolean;
   /** Prompts the agent reported (UserPromptSubmit) while a turn was running: queued behind it, not
    * yet started as a turn of their own nor taken into the running one. */
   queuedPrompts: number;
@@ -145,6 +147,7 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
     firstPartyClaim: 'none',
     firstPartySeen: false,
     turnOpen: false,
+    interrupted: false,
     queuedPrompts: 0,
     latched: false,
     screen: 'none',

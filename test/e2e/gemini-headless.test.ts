@@ -22,7 +22,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PINNED_VERSIONS, tryInstallGemini, type InstallResult } from '../support/claude-install.js';
 import { sleep } from '../support/fake-server.js';
-import { lastUserOf, shell, startFakeGemini, text, type FakeGemini, type GenerateRequest, type Reply } from '../support/fake-gemini.js';
+import { apiError, hang, lastUserOf, shell, startFakeGemini, text, type FakeGemini, type GenerateRequest, type Reply } from '../support/fake-gemini.js';
 import { createGeminiHome, type GeminiHome } from '../support/gemini-home.js';
 import { AgentSessions, BELLTOWER_BIN, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
 import { unprivilegedUser, type Unprivileged } from '../support/unprivileged-user.js';
@@ -210,6 +210,36 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       // The shell ran ~3 s after the answer, and only then did a hook say so.
       const afterTool = linesOf(lines, 'hook', (l) => l.event === 'AfterTool')[0];
       expect(afterTool!.t - answered.t).toBeGreaterThanOrEqual(2_500);
+    }, 90_000);
+
+    // Both end in AfterAgent with "[no response text]"; the chat file the hooks name tells them apart.
+    it('an API error: failed (the chat file\'s error record), never done', async (ctx) => {
+      ready(ctx);
+      const s = await start([apiError(400, 'belltower gemini test error')]);
+      await settle(s.run);
+      const mark = s.run.verdicts.length;
+      await s.run.submit('This will fail');
+      await s.run.until('failed', () => s.run.verdicts.slice(mark).find((v) => v.to === 'failed'), 30_000);
+      await sleep(1_500);
+      expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'failed/transcript']);
+      const lines = await quitAndCheck(s, 'hooks-api-error');
+      expect(linesOf(lines, 'hook', (l) => l.event === 'AfterAgent')[0]?.payload).toMatchObject({ prompt_response: '[no response text]' });
+    }, 90_000);
+
+    it('Esc mid-answer: idle (the chat file\'s "Request cancelled."), never done, no ring', async (ctx) => {
+      ready(ctx);
+      const s = await start([hang()]);
+      await settle(s.run);
+      const mark = s.run.verdicts.length;
+      await s.run.submit('Take your time');
+      await s.api.waitForRequest((r) => r.kind === 'main', 15_000);
+      await sleep(1_000);
+      await s.run.type('\x1b');
+      await s.run.until('the interrupt', () => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), 15_000);
+      await sleep(1_500);
+      expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'idle/transcript']);
+      const lines = await quitAndCheck(s, 'hooks-interrupt');
+      expect(linesOf(lines, 'hook', (l) => l.event === 'AfterAgent')[0]?.payload).toMatchObject({ prompt_response: '[no response text]' });
     }, 90_000);
   });
 

@@ -75,6 +75,15 @@ describe('a plain turn', () => {
     expect(t.rings).toEqual([]);
   });
 
+  it("the end an agent still reports after the user's interrupt is no done (Gemini: Esc, then AfterAgent)", () => {
+    const s = new Scenario().at(1_000, 'hook', prompt).at(4_000, 'transcript', { type: 'interrupted' }).at(4_010, 'hook', stop()).until(60_000);
+    expect(s.states).toEqual(['working', 'idle']);
+    expect(s.rings).toEqual([]);
+    // The next turn ends in a done as usual.
+    s.at(70_000, 'hook', prompt).at(71_000, 'hook', stop()).until(100_000);
+    expect(s.times('done')).toEqual([71_750]);
+  });
+
   it('an agent error is failed, and rings', () => {
     const s = new Scenario().at(1_000, 'hook', prompt).at(2_000, 'hook', { type: 'failed', detail: 'API Error: 400' }).until(60_000);
     expect(s.now).toBe('failed');

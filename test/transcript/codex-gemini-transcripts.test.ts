@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codexRolloutSignals } from '../../src/sources/transcript/codex-rollout.js';
+import { geminiChatSignals } from '../../src/sources/transcript/gemini-chat.js';
 
 const ev = (payload: Record<string, unknown>) => ({ timestamp: '2026-11-30T10:12:00.000Z', type: 'event_msg', payload });
 
@@ -31,5 +32,18 @@ describe('codex rollout meaning', () => {
     expect(codexRolloutSignals({ type: 'response_item', payload: { type: 'message' } })).toEqual([]);
     expect(codexRolloutSignals({ type: 'session_meta', payload: { id: 't' } })).toEqual([]);
     expect(codexRolloutSignals(null)).toEqual([]);
+  });
+});
+
+describe('gemini chat meaning', () => {
+  it('an API error record is failed, "Request cancelled." is an interrupt; the rest restates the hooks', () => {
+    // Records observed on 0.61.0, written just before AfterAgent.
+    expect(geminiChatSignals({ id: 'x', type: 'error', content: '[API Error: {"error":{"code":400,"message":"belltower probe error","status":"INVALID_ARGUMENT"}}]' })).toEqual([
+      { type: 'failed', detail: '[API Error: {"error":{"code":400,"message":"belltower probe error","status":"INVALID_ARGUMENT"}}]', source: 'transcript' },
+    ]);
+    expect(geminiChatSignals({ id: 'y', type: 'info', content: 'Request cancelled.' })).toEqual([{ type: 'interrupted', source: 'transcript' }]);
+    expect(geminiChatSignals({ id: 'z', type: 'info', content: 'This request failed. Press F12 for diagnostics' })).toEqual([]);
+    expect(geminiChatSignals({ id: 'u', type: 'user', content: [{ text: 'Do the thing' }] })).toEqual([]);
+    expect(geminiChatSignals({ $set: { lastUpdated: '2026-12-01T03:46:54.857Z' } })).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
 import { createBannerReader } from './banner-reader.js';
+import { echoed, isSlashCommand, promptInput } from './prompt-box.js';
 import { TilePipeline } from './tile-pipeline.js';
 
 export interface TileOptions {
@@ -48,6 +49,9 @@ export interface TileOptions {
   /** The tile's clock: milliseconds since an epoch (Date.now by default). */
   now?: () => number;
 }
+
+/** How long a submit waits for the box to show what was typed before pressing Enter anyway. */
+const ECHO_WAIT_MS = 1_000;
 
 export interface VerdictChange {
   tile: Tile;
@@ -206,18 +210,32 @@ export class Tile {
     return () => this.ringListeners.delete(listener);
   }
 
-  /** Type into the agent. With `enter`, the text is submitted: that is a prompt (never recorded). */
+  /**
+   * Type into the agent. With `enter`, the box is submitted: that is a prompt (never recorded), a
+   * slash command when the box — read from the screen, not what was sent last — starts with `/`.
+   */
   send(text: string, enter: boolean): void {
     if (this.exited) return;
     if (text.length > 0) this.session.write(text);
-    if (enter) {
-      // TUIs treat a burst ending in CR as a paste; the Enter goes separately, after the text.
-      setTimeout(() => {
-        if (this.exited) return;
-        this.session.write('\r');
-        this.ingest(text.trimStart().startsWith('/') ? { type: 'prompt', local: true } : { type: 'prompt' });
-      }, text.length > 0 ? 150 : 0);
-    }
+    if (!enter) return;
+    const started = this.clock();
+    const press = () => {
+      if (this.exited) return;
+      const input = this.promptInput();
+      // Wait (a little) for the box to show the text: only then does it say what will be sent.
+      if (!echoed(input, text) && this.clock() - started < ECHO_WAIT_MS) return void setTimeout(press, 25);
+      this.session.write('\r');
+      this.ingest(isSlashCommand(input, text) ? { type: 'prompt', local: true } : { type: 'prompt' });
+    };
+    // TUIs treat a burst ending in CR as a paste; the Enter goes separately, after the text.
+    setTimeout(press, text.length > 0 ? 150 : 0);
+  }
+
+  /** The agent's prompt box as the screen shows it (the cursor's row). */
+  private promptInput(): string | undefined {
+    const screen = this.session.screen;
+    const { x, y } = screen.cursor;
+    return promptInput(screen.rowText(y), x);
   }
 
   /** The user looked at the tile: an unseen done becomes idle. */

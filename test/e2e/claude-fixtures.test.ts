@@ -222,6 +222,16 @@ describe.each(CONFIGS.map((c) => [c.name, c] as const))('real Claude Code 2.1.33
     }
   });
 
+  it('10. a submit is a slash command by what the prompt box held, not by what was sent last', async () => {
+    const f = await load(config.name, 'slash-by-box');
+    // "/tmp/belltower-x" after "please look at ": a real prompt and its one done; a bare Enter on
+    // "/compact": a slash command, and no done after it.
+    expect(f.prompts).toHaveLength(1);
+    const [compact] = f.commands;
+    expect(dones(between(f.verdicts, f.prompts[0], compact)), describeVerdicts(f.verdicts)).toHaveLength(1);
+    expect(dones(between(f.verdicts, compact))).toEqual([]);
+  });
+
   if (config.hooks) {
     // Claude's transcript is tailed beside the hooks and lands 5–100 ms after the hook for the same
     // moment (hooks-nopsp: PermissionRequest 1610, the prompt's transcript record 1670, its

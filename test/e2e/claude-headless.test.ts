@@ -479,6 +479,30 @@ describe.each(CONFIGS.map((config) => [config.name, config] as const))('real Cla
     });
   }, TEST_TIMEOUT);
 
+  it('10. a submit is a slash command by what the box holds: "/tmp/x" sent after typed text is a real turn; a bare Enter on "/compact" is not', async (ctx) => {
+    const outcome = await session(ctx, config, 'slash-by-box', [text('Looked at it.', { firstByteDelayMs: 500 })], async (s) => {
+      const mark = s.run.verdicts.length;
+      await s.run.type('please look at ');
+      await sleep(300);
+      // What was sent starts with "/", what is submitted does not: a real turn, with its done.
+      await s.run.submit('/tmp/belltower-x');
+      const waited = await waitFor(s.run, 'done', '20s');
+      expect(waited.code, s.run.describe(mark)).toBe(0);
+      await sleep(QUIET_MS);
+      const afterTurn = s.run.verdicts.length;
+      // "/compact" typed, then a bare Enter: the box is a slash command (latched, never a done).
+      await s.run.type('/compact');
+      await sleep(300);
+      await s.run.submit('');
+      await s.api.waitForRequest((r) => r.kind === 'compact', 15_000);
+      expect((await waitFor(s.run, 'done', NO_DONE_WITHIN)).code, s.run.describe(afterTurn)).toBe(124);
+    });
+    if (!outcome) return;
+    const prompts = outcome.lines.filter((l) => l.type === 'prompt');
+    expect(prompts.map((l) => (l.type === 'prompt' && l.local === true ? 'local' : 'prompt'))).toEqual(['prompt', 'local', 'local']); // …, /exit
+    expect(dones(outcome.verdicts)).toHaveLength(1);
+  }, TEST_TIMEOUT);
+
   if (!config.hooks && !config.psp) {
     // What the title and the banner cannot see on their own: Claude's ✳ also shows at a permission
     // dialog and after an API error, and a banner may say "· 1 shell still running". A ✳ without a

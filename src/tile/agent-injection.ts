@@ -53,14 +53,14 @@ export function injects(agent: AgentName): boolean {
 
 /** Agents whose injection depends on their version (`--version` is asked before they start). */
 export function versionMatters(agent: AgentName): boolean {
-  return agent === 'codex';
+  return agent === 'codex' || agent === 'claude';
 }
 
 export function inject(input: InjectionInput): Injection | null {
   const common = { stateDir: input.runtimeDir, server: input.server, tileKey: input.tileKey, onHook: input.onHook };
   switch (input.agent) {
     case 'claude': {
-      const session = prepareClaudeSession({ ...common, cwd: input.cwd, configDir: claudeConfigDir(input.env as NodeJS.ProcessEnv, homedir()) });
+      const session = prepareClaudeSession({ ...common, cwd: input.cwd, configDir: claudeConfigDir(input.env as NodeJS.ProcessEnv, homedir()), version: input.version });
       return {
         args: session.args,
         env: session.env,

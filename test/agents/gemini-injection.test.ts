@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GeminiHooksOff, geminiUserHome, prepareGeminiSession } from '../../src/agents/gemini-injection.js';
+import { GeminiHooksOff, geminiChatTarget, geminiUserHome, prepareGeminiSession } from '../../src/agents/gemini-injection.js';
 import { GEMINI_EVENTS, GeminiSettingsError } from '../../src/agents/gemini-settings.js';
 import { geminiTrust } from '../../src/agents/gemini-trust.js';
 import { parseJsonc } from '../../src/agents/jsonc.js';
@@ -166,6 +166,14 @@ describe("Gemini's folder trust", () => {
     expect(geminiTrust({ ...base, rules: { '/w': 'DO_NOT_TRUST' }, folderTrustEnabled: false })).toBe('trusted');
     expect(geminiTrust({ ...base, rules: { '/w': 'TRUST_FOLDER' }, env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } })).toBe('untrusted');
     expect(geminiTrust({ ...base, rules: {}, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } })).toBe('trusted');
+  });
+});
+
+describe("Gemini's chat file", () => {
+  it('is named by SessionStart (a new one after /clear); a resumed session is read from now on', () => {
+    expect(geminiChatTarget('SessionStart', { transcript_path: '/h/.gemini/tmp/p/chats/session-a.jsonl', source: 'startup' })).toEqual({ path: '/h/.gemini/tmp/p/chats/session-a.jsonl', fromStart: true });
+    expect(geminiChatTarget('SessionStart', { transcript_path: '/h/chats/b.jsonl', source: 'resume' })).toEqual({ path: '/h/chats/b.jsonl', fromStart: false });
+    expect(geminiChatTarget('AfterAgent', { transcript_path: '/h/chats/c.jsonl' })).toBeUndefined();
   });
 });
 

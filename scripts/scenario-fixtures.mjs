@@ -97,6 +97,7 @@ const hook = (event, payload) => ({ type: 'hook', event, payload });
 const osc = (code, payload) => ({ type: 'osc', code, payload });
 const psp = (fields) => osc(7501, fields);
 const title = (text) => osc(0, text);
+const transcript = (record) => ({ type: 'transcript', path: TRANSCRIPT(SID), record });
 
 recording('plain-turn', {
   evidence: [
@@ -471,7 +472,77 @@ recording('same-millisecond', {
   ],
   verdicts: [
     [1_000, 'starting', 'working', 'hook', 'prompt submitted'],
+    // The prompt after the Stop (a higher seq) proves the turn ended: its done, without a ring.
+    [2_000, 'working', 'done', 'hook', 'turn ended'],
+    [2_000, 'done', 'working', 'hook', 'prompt submitted'],
     [5_750, 'working', 'done', 'hook', 'turn ended'],
+  ],
+});
+
+// The next prompt 300 ms after a Stop, typed through belltower: the held done is released as its
+// own edge (no ring), the user's submit then marks it seen, and the new turn works.
+recording('prompt-in-window', {
+  psp: true,
+  evidence: [
+    [1_000, hook('UserPromptSubmit', hooks.UserPromptSubmit('first'))],
+    [1_100, psp('state=working:app=claude-code')],
+    [2_000, hook('Stop', hooks.Stop())],
+    [2_300, { type: 'prompt' }],
+    [2_310, hook('UserPromptSubmit', hooks.UserPromptSubmit('second'))],
+    [2_320, psp('state=done:app=claude-code')],
+    [2_330, psp('state=working:app=claude-code')],
+    [4_000, hook('Stop', hooks.Stop())],
+    [4_300, psp('state=done:app=claude-code')],
+  ],
+  verdicts: [
+    [1_000, 'starting', 'working', 'hook', 'prompt submitted'],
+    [2_300, 'working', 'done', 'hook', 'turn ended'],
+    [2_300, 'done', 'idle', 'user', 'seen: you typed'],
+    [2_310, 'idle', 'working', 'hook', 'prompt submitted'],
+    [4_750, 'working', 'done', 'hook', 'turn ended'],
+  ],
+});
+
+// A prompt typed while Claude works (OSC 7501 off): its UserPromptSubmit fires at once, mid-turn.
+// The first turn's Stop and banner are no done: Claude goes straight on with the queued prompt
+// (the transcript dequeues it and writes its user record after the turn_duration marker).
+recording('queued-prompt', {
+  psp: false,
+  evidence: [
+    [1_369, hook('UserPromptSubmit', hooks.UserPromptSubmit('first'))],
+    [3_025, { type: 'prompt' }],
+    [3_040, hook('UserPromptSubmit', hooks.UserPromptSubmit('second'))],
+    [4_712, hook('Stop', hooks.Stop())],
+    [4_776, { type: 'banner', text: '✻ Churned for 3s · done 3:04 AM' }],
+    [4_830, transcript({ type: 'system', subtype: 'turn_duration', durationMs: 3400 })],
+    [4_830, transcript({ type: 'queue-operation', operation: 'dequeue' })],
+    [4_831, transcript({ type: 'user', message: { role: 'user', content: 'second' } })],
+    [7_075, hook('Stop', hooks.Stop())],
+    [7_100, { type: 'banner', text: '✻ Cooked for 2s · done 3:04 AM' }],
+  ],
+  verdicts: [
+    [1_369, 'starting', 'working', 'hook', 'prompt submitted'],
+    [7_825, 'working', 'done', 'hook', 'turn ended'],
+  ],
+});
+
+// The same, but the queued prompt was typed during a tool call: Claude feeds it into the running
+// turn (queue-operation remove, absorbed_mid_turn), so that turn's Stop is the end of it all.
+recording('queued-prompt-absorbed', {
+  psp: false,
+  evidence: [
+    [1_498, hook('UserPromptSubmit', hooks.UserPromptSubmit('first'))],
+    [1_618, hook('PreToolUse', hooks.PreToolUse('Bash', { command: 'sleep 3' }))],
+    [2_994, { type: 'prompt' }],
+    [3_002, hook('UserPromptSubmit', hooks.UserPromptSubmit('second'))],
+    [4_813, hook('PostToolUse', hooks.PostToolUse('Bash', { command: 'sleep 3' }))],
+    [4_874, transcript({ type: 'queue-operation', operation: 'remove', reason: 'absorbed_mid_turn' })],
+    [4_892, hook('Stop', hooks.Stop())],
+    [4_917, { type: 'banner', text: '✻ Brewed for 3s · done 3:03 AM' }],
+  ],
+  verdicts: [
+    [1_498, 'starting', 'working', 'hook', 'prompt submitted'],
+    [5_642, 'working', 'done', 'hook', 'turn ended'],
   ],
 });
 

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { canonicalPath } from '../platform/paths.js';
 import { claudeTranscriptPath } from './claude-paths.js';
-import { ClaudeSettingsError, mergeClaudeSettings, ourClaudeHooks } from './claude-settings.js';
+import { claudeEventsFor, claudeRunsHttpHooks } from './claude-hook-events.js';
+import { CLAUDE_COMMAND_ONLY_EVENTS, CLAUDE_HTTP_EVENTS, ClaudeSettingsError, mergeClaudeSettings, ourClaudeHooks } from './claude-settings.js';
 import { installRelay } from './relay-install.js';
 import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
 
@@ -25,6 +26,8 @@ export interface ClaudeSessionInput extends TileHooksInput {
   transport?: 'http' | 'relay';
   /** Fixed for tests and replays; a fresh UUID otherwise. */
   sessionId?: string;
+  /** `claude --version`, when known: only the hook events it accepts are registered. */
+  version?: string | undefined;
 }
 
 export interface ClaudeSession {
@@ -49,7 +52,8 @@ export function prepareClaudeSession(input: ClaudeSessionInput): ClaudeSession {
       url: registration.url,
       token: registration.token,
       relayCommand: relay.command(),
-      transport: input.transport,
+      transport: input.transport ?? (claudeRunsHttpHooks(input.version) ? 'http' : 'relay'),
+      events: claudeEventsFor(input.version, [...CLAUDE_HTTP_EVENTS, ...CLAUDE_COMMAND_ONLY_EVENTS]),
     });
     const settings = mergeClaudeSettings(userSettings, hooks);
     const settingsPath = folder.write('settings.json', `${JSON.stringify(settings, null, 2)}\n`);

@@ -56,6 +56,8 @@ export interface OurHooksInput {
   /** `relay` sends every event through the command relay: for setups whose
    * `allowedHttpHookUrls` blocks loopback HTTP hooks. Default `http`. */
   transport?: 'http' | 'relay';
+  /** The events to register (default all we read): a Claude version rejects a settings file with
+   * an event it does not know (claude-hook-events.ts). */
   events?: readonly string[];
 }
 
@@ -68,10 +70,11 @@ export function ourClaudeHooks(input: OurHooksInput): HooksSection {
   };
   const command: HookEntry = { type: 'command', command: input.relayCommand, timeout: CLAUDE_HOOK_TIMEOUT_S };
   const hooks: HooksSection = {};
-  for (const event of input.events ?? CLAUDE_HTTP_EVENTS) {
+  const wanted = (event: string) => input.events === undefined || input.events.includes(event);
+  for (const event of CLAUDE_HTTP_EVENTS.filter(wanted)) {
     hooks[event] = [{ hooks: [input.transport === 'relay' ? command : http] }];
   }
-  for (const event of CLAUDE_COMMAND_ONLY_EVENTS) hooks[event] = [{ hooks: [command] }];
+  for (const event of CLAUDE_COMMAND_ONLY_EVENTS.filter(wanted)) hooks[event] = [{ hooks: [command] }];
   return hooks;
 }
 

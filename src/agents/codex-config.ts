@@ -67,7 +67,12 @@ function basicString(text: string, start: number): { value: string; next: number
   return undefined;
 }
 
-/** A TOML array of basic strings (JSON string escapes are valid TOML ones). */
+/** A TOML basic string (JSON string escapes are valid TOML ones). */
+export function tomlString(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** A TOML array of basic strings. */
 export function tomlStringArray(items: readonly string[]): string {
-  return `[${items.map((s) => JSON.stringify(s)).join(', ')}]`;
+  return `[${items.map(tomlString).join(', ')}]`;
 }

@@ -1,77 +1,110 @@
 /**
- * Prepares one Gemini CLI tile: a private system-defaults settings file holding our command hooks
- * (see gemini-settings.ts), and the environment variable that points Gemini at it.
+ * Prepares one Gemini CLI tile: its own Gemini home (gemini-home.ts) whose settings are the
+ * user's plus our command hooks, each through the relay, and the environment that points Gemini
+ * at it while trust answers stay in the user's real trust file:
  *
- *   GEMINI_CLI_SYSTEM_DEFAULTS_PATH=<folder>/gemini-system-defaults.json gemini [user args…]
+ *   GEMINI_CLI_HOME=<folder>/gemini-home GEMINI_CLI_TRUSTED_FOLDERS_PATH=<real>/trustedFolders.json gemini [user args…]
  *
- * VERIFY on a real Gemini 0.61: that hooks in the system-defaults layer run without a trust
- * prompt, and that a hook group without a matcher matches every tool.
+ * Where Gemini would run no hooks, or the tile's home would change what Gemini reads, there are
+ * none to claim: GeminiHooksOff says why, and the tile runs on its title.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { GeminiSettingsError, geminiSystemDefaultsPath, withGeminiHooks } from './gemini-settings.js';
+import { sameFolder } from '../platform/paths.js';
+import { createGeminiHome } from './gemini-home.js';
+import { GeminiSettingsError, withGeminiHooks } from './gemini-settings.js';
+import { geminiTrust } from './gemini-trust.js';
 import { parseJsonc } from './jsonc.js';
+import type { TranscriptTarget } from './profile.js';
 import { installRelay } from './relay-install.js';
 import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
 
 export interface GeminiSessionInput extends TileHooksInput {
-  /** The environment Gemini will run with (to find the original system-defaults file). */
-  env?: NodeJS.ProcessEnv;
+  /** The folder Gemini runs in. */
+  cwd: string;
+  /** The environment Gemini will run with (its home, GEMINI_CLI_HOME, trust overrides). */
+  env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }
 
 export interface GeminiSession {
   args: string[];
   env: Record<string, string>;
+  /** The tile's GEMINI_CLI_HOME. */
+  home: string;
   settingsPath: string;
-  /** Unregisters the hook session and removes the folder. Idempotent. */
+  /** Unregisters the hook session and removes the folder (its links, never what they point at). Idempotent. */
   dispose(): void;
 }
 
+/** Gemini would run no hooks of ours in this tile, or must not be given a home of ours: why. */
+export class GeminiHooksOff extends Error {
+  override name = 'GeminiHooksOff';
+}
+
+/** The home Gemini itself uses: `$GEMINI_CLI_HOME`, else the user's home folder. */
+export function geminiUserHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  const home = platform === 'win32' ? env.USERPROFILE : env.HOME;
+  return env.GEMINI_CLI_HOME || home || os.homedir();
+}
+
 export function prepareGeminiSession(input: GeminiSessionInput): GeminiSession {
-  const env = input.env ?? process.env;
-  const original = readOriginal(geminiSystemDefaultsPath(env, input.platform ?? process.platform));
+  const userHome = geminiUserHome(input.env, input.platform);
+  const real = path.join(userHome, '.gemini');
+  if (sameFolder(input.cwd, userHome)) {
+    // Gemini would read the user's real settings as this folder's workspace settings (and ask for
+    // trust): a tile in the home folder runs on its title.
+    throw new GeminiHooksOff(`the tile runs in the Gemini home folder ${userHome}`);
+  }
+  const settings = readSettings(path.join(real, 'settings.json'));
+  const trustFile = input.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(real, 'trustedFolders.json');
+  const folderTrust = (settings as { security?: { folderTrust?: { enabled?: unknown } } } | undefined)?.security?.folderTrust?.enabled;
+  const trust = geminiTrust({ cwd: input.cwd, rules: readTrustRules(trustFile), folderTrustEnabled: folderTrust !== false, env: input.env });
+  if (trust === 'untrusted') throw new GeminiHooksOff(`${input.cwd} is a folder you chose not to trust, where Gemini runs no hooks at all`);
+
   return withTileHooks(input, ({ registration, folder }) => {
     const relay = installRelay(folder, registration);
-    const settings = withGeminiHooks(original, relay.command());
-    const settingsPath = folder.write('gemini-system-defaults.json', `${JSON.stringify(settings, null, 2)}\n`);
+    const home = createGeminiHome({ dir: path.join(folder.dir, 'gemini-home'), userHome, settings: withGeminiHooks(settings, relay.command()) });
     return {
       args: [],
-      env: { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: settingsPath, BELLTOWER_TILE: input.tileKey },
-      settingsPath,
+      // The trust file stays the user's: an answer given in the tile would otherwise replace the
+      // link and be lost with the tile.
+      env: { GEMINI_CLI_HOME: home.home, GEMINI_CLI_TRUSTED_FOLDERS_PATH: trustFile, BELLTOWER_TILE: input.tileKey },
+      home: home.home,
+      settingsPath: home.settingsPath,
     };
   });
 }
 
 /**
- * Gemini CLI 0.61 loads a system-defaults file only when the file and every folder above it are
- * owned by root and writable by nobody else ("Security Warning: Skipping system defaults file").
- * Anywhere else our hooks would be silently skipped: say why, so the tile does not claim hooks.
+ * The chat file to follow: named by SessionStart (a new one after /clear). Its path goes through the
+ * tile's Gemini home; the tail reads it by its real path, which outlives the tile's links.
  */
-export function geminiSkipsSystemFile(file: string, stat: (p: string) => { uid: number; mode: number } = fs.statSync): string | undefined {
-  for (let current = file; ; current = path.dirname(current)) {
-    let st: { uid: number; mode: number };
-    try {
-      st = stat(current);
-    } catch (error) {
-      return `cannot check ${current}: ${(error as Error).message}`;
-    }
-    if (st.uid !== 0) return `Gemini skips hook files outside root-owned folders: ${current} is owned by uid ${st.uid}`;
-    if ((st.mode & 0o022) !== 0) return `Gemini skips hook files in folders others can write: ${current} has mode ${(st.mode & 0o7777).toString(8)}`;
-    if (path.dirname(current) === current) return undefined;
-  }
+export function geminiChatTarget(event: string, payload: Record<string, unknown>): TranscriptTarget | undefined {
+  if (event !== 'SessionStart' || typeof payload.transcript_path !== 'string' || payload.transcript_path === '') return undefined;
+  return { path: payload.transcript_path, fromStart: payload.source !== 'resume' };
 }
 
-function readOriginal(file: string): unknown {
+function readSettings(file: string): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    return undefined; // usually absent
+    return undefined; // no settings yet
   }
   try {
     return parseJsonc(text);
   } catch (error) {
-    throw new GeminiSettingsError(`cannot keep the Gemini system defaults in ${file}: ${(error as Error).message}`);
+    throw new GeminiSettingsError(`cannot read the Gemini settings in ${file}: ${(error as Error).message}`);
+  }
+}
+
+function readTrustRules(file: string): Record<string, unknown> {
+  try {
+    const rules = parseJsonc(fs.readFileSync(file, 'utf8'));
+    return typeof rules === 'object' && rules !== null && !Array.isArray(rules) ? (rules as Record<string, unknown>) : {};
+  } catch {
+    return {}; // absent or unreadable: Gemini asks (or refuses to start) itself
   }
 }

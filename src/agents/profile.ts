@@ -4,6 +4,7 @@
  * injection) live beside each profile; this interface is what the verdict pipeline needs, the
  * same live and in replay.
  */
+import type { NotificationRule } from '../sources/notification.js';
 import type { SourceName, SourceSignal } from '../verdict/signals.js';
 
 /** Reads an agent's session log one record at a time; the reader's state is plain data. */
@@ -12,6 +13,13 @@ export interface TranscriptReader<S = unknown> {
   read(state: S, record: unknown): { state: S; signals: SourceSignal[] };
   /** The record as a recording keeps it: what `read` looks at, never the conversation's text. */
   forRecording(record: unknown): unknown;
+}
+
+/** An agent's session log to follow, and whether what it holds already is news. */
+export interface TranscriptTarget {
+  path: string;
+  /** false: only records appended from now on (a resumed session's history is not news). */
+  fromStart?: boolean;
 }
 
 export interface TitleReader {
@@ -37,6 +45,9 @@ export interface AgentProfile {
   /** The title's idle glyph after working is a finished turn (false: it also shows at prompts and
    * errors, so only a banner makes it a done). */
   titleRestIsDone: boolean;
+  /** The title working again after a blocked verdict means the user answered (an agent that fires
+   * no hook at the answer). */
+  titleEndsBlocked: boolean;
   /** Read the completion banner from rendered rows (Claude's `✻ Worked for 7s`). */
   banner: boolean;
   /** Listen to OSC 133 prompt marks (a shell, or a command that runs one). */
@@ -53,4 +64,6 @@ export interface AgentProfile {
   notify: ((payload: Record<string, unknown>) => SourceSignal[]) | null;
   /** A notify payload as a recording keeps it. */
   notifyForRecording: ((payload: Record<string, unknown>) => Record<string, unknown>) | null;
+  /** What the agent's in-band desktop notifications (OSC 9, 777, 99) mean. */
+  notifications: readonly NotificationRule[];
 }

@@ -7,7 +7,9 @@ import { codexNotifyForRecording, codexNotifySignals } from '../sources/hooks/co
 import { geminiHookForRecording, geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
 import { claudeTranscriptReader } from '../sources/transcript/claude-transcript.js';
 import { codexRolloutReader } from '../sources/transcript/codex-rollout.js';
+import { geminiChatReader } from '../sources/transcript/gemini-chat.js';
 import { classifyTitle, titleForRecording } from '../sources/title.js';
+import { CLAUDE_NOTIFICATIONS, CODEX_NOTIFICATIONS, GEMINI_NOTIFICATIONS, SHELL_NOTIFICATIONS } from './notification-texts.js';
 import type { AgentName, AgentProfile, TitleReader } from './profile.js';
 import { CLAUDE_TITLE, CODEX_TITLE, GEMINI_TITLE, SHELL_TITLE } from './title-glyphs.js';
 import type { TitleGlyphs } from './title-glyphs.js';
@@ -19,12 +21,13 @@ const titleReader = (glyphs: TitleGlyphs): TitleReader => ({
 
 export const CLAUDE: AgentProfile = {
   name: 'claude',
-  evidence: ['hook', 'psp', 'transcript', 'title', 'banner', 'process'],
+  evidence: ['hook', 'psp', 'transcript', 'notification', 'title', 'banner', 'process'],
   promptsFromHooks: true,
   answerPsp: true,
   title: titleReader(CLAUDE_TITLE),
   // ✳ also shows at a permission prompt and after an API error (observed on 2.1.332).
   titleRestIsDone: false,
+  titleEndsBlocked: false,
   banner: true,
   promptMarks: false,
   exitIsOutcome: false,
@@ -34,15 +37,17 @@ export const CLAUDE: AgentProfile = {
   transcript: claudeTranscriptReader,
   notify: null,
   notifyForRecording: null,
+  notifications: CLAUDE_NOTIFICATIONS,
 };
 
 export const CODEX: AgentProfile = {
   name: 'codex',
-  evidence: ['psp', 'notify', 'transcript', 'title', 'process'],
+  evidence: ['psp', 'notify', 'transcript', 'notification', 'title', 'process'],
   promptsFromHooks: false,
   answerPsp: true,
   title: titleReader(CODEX_TITLE),
   titleRestIsDone: true,
+  titleEndsBlocked: false,
   banner: false,
   promptMarks: false,
   exitIsOutcome: false,
@@ -52,35 +57,40 @@ export const CODEX: AgentProfile = {
   transcript: codexRolloutReader,
   notify: codexNotifySignals,
   notifyForRecording: codexNotifyForRecording,
+  notifications: CODEX_NOTIFICATIONS,
 };
 
 export const GEMINI: AgentProfile = {
   name: 'gemini',
-  evidence: ['hook', 'title', 'process'],
+  evidence: ['hook', 'transcript', 'notification', 'title', 'process'],
   promptsFromHooks: true,
   answerPsp: true,
   title: titleReader(GEMINI_TITLE),
   titleRestIsDone: true,
+  // Gemini fires no hook when the user approves a confirmation; its ✦ title is the only sign.
+  titleEndsBlocked: true,
   banner: false,
   promptMarks: false,
   exitIsOutcome: false,
   slashCommands: true,
   hooks: geminiHookSignals,
   hooksForRecording: geminiHookForRecording,
-  transcript: null,
+  transcript: geminiChatReader,
   notify: null,
   notifyForRecording: null,
+  notifications: GEMINI_NOTIFICATIONS,
 };
 
 /** An interactive shell: idle at its prompt, working while a command runs (OSC 133, from
  * belltower's shell integration or the shell itself). */
 export const SHELL: AgentProfile = {
   name: 'shell',
-  evidence: ['shell', 'psp', 'title', 'process'],
+  evidence: ['shell', 'psp', 'notification', 'title', 'process'],
   promptsFromHooks: false,
   answerPsp: true,
   title: titleReader(SHELL_TITLE),
   titleRestIsDone: true,
+  titleEndsBlocked: false,
   banner: false,
   promptMarks: true,
   exitIsOutcome: false,
@@ -90,6 +100,7 @@ export const SHELL: AgentProfile = {
   transcript: null,
   notify: null,
   notifyForRecording: null,
+  notifications: SHELL_NOTIFICATIONS,
 };
 
 /** Any other command line: working from the start until it exits, then done or failed by its exit
@@ -97,7 +108,7 @@ export const SHELL: AgentProfile = {
 export const COMMAND: AgentProfile = {
   ...SHELL,
   name: 'command',
-  evidence: ['process', 'psp', 'shell', 'title'],
+  evidence: ['process', 'psp', 'shell', 'notification', 'title'],
   exitIsOutcome: true,
 };
 

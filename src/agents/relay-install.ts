@@ -15,12 +15,20 @@ export interface InstalledRelay {
   argv(event: string): string[];
 }
 
-export function installRelay(folder: SessionFolder, registration: HookRegistration, chain?: readonly string[]): InstalledRelay {
+export interface RelayOptions {
+  /** A program to run after posting, with the payload appended (the user's own Codex notify). */
+  chain?: readonly string[] | undefined;
+  /** The script's file name without `.sh`, when a tile needs two relays (default `relay`). */
+  name?: string;
+}
+
+export function installRelay(folder: SessionFolder, registration: HookRegistration, options: RelayOptions = {}): InstalledRelay {
   const url = new URL(registration.url);
-  const curlConfigPath = folder.write('relay.curlrc', relayCurlConfig(registration.token));
+  const name = options.name ?? 'relay';
+  const curlConfigPath = folder.write(`${name}.curlrc`, relayCurlConfig(registration.token));
   const scriptPath = folder.write(
-    'relay.sh',
-    relayScript({ port: Number(url.port), path: url.pathname, token: registration.token, curlConfigPath, chain }),
+    `${name}.sh`,
+    relayScript({ port: Number(url.port), path: url.pathname, token: registration.token, curlConfigPath, chain: options.chain }),
   );
   return {
     scriptPath,

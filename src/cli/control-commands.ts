@@ -46,6 +46,7 @@ export async function whyCommand(tile: string, flags: { json?: boolean; session?
     return 0;
   }
   out.line(formatTile(reply.tile));
+  if (reply.tile.notice) out.line(`  note: ${reply.tile.notice}`);
   for (const entry of reply.why) {
     out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${printable(entry.source).padEnd(10)} ${printable(entry.signal).padEnd(14)} ${printable(entry.note)}`);
   }

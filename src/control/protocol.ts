@@ -61,6 +61,8 @@ export interface TileInfo {
   exit?: { code: number | null; signal: string | null; error?: string; closed: boolean };
   /** The folder its shell last reported (OSC 7). */
   folder?: string;
+  /** What the tile could not set up and how it copes (e.g. no hooks: the title decides). */
+  notice?: string;
 }
 
 export type ControlReply =

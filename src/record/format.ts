@@ -16,7 +16,7 @@ export const RECORDING_VERSION = 2;
 /** From this version on, a recording that belltower finished writing ends with an `end` line. */
 export const END_LINE_VERSION = 2;
 
-const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'title', 'banner', 'process', 'user', 'engine'] as const;
+const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine'] as const;
 
 // The same bound as live (src/session/terminal-size.ts): a recording may not ask replay for a
 // screen live belltower would refuse to make.

@@ -18,8 +18,8 @@ const { Terminal } = xterm;
 const { Unicode11Addon } = unicode11;
 
 /** OSC codes reported to `onOsc` listeners: titles (0, 2), status (7501), prompt marks (133), the
- * working folder (7), notifications (9, 777). */
-export const OBSERVED_OSC_CODES: readonly number[] = [0, 2, 7501, 133, 7, 9, 777];
+ * working folder (7), desktop notifications (9: iTerm2, 777: rxvt/Ghostty `notify;…`, 99: kitty). */
+export const OBSERVED_OSC_CODES: readonly number[] = [0, 2, 7501, 133, 7, 9, 777, 99];
 
 export const DEFAULT_SCROLLBACK = 1000;
 
@@ -150,8 +150,8 @@ export class Screen {
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
-  /** Listen to OSC 0, 2, 7501, 133, 7, 9 and 777 (including the 7501 query `?`), synchronously,
-   * in stream order. Returns the unsubscribe. */
+  /** Listen to OSC 0, 2, 7501, 133, 7, 9, 777 and 99 (including the 7501 query `?`),
+   * synchronously, in stream order. Returns the unsubscribe. */
   onOsc(listener: OscListener): () => void {
     this.oscListeners.add(listener);
     return () => this.oscListeners.delete(listener);

@@ -57,6 +57,8 @@ export class Session {
   private readonly exitListeners = new Set<(info: ExitInfo) => void>();
   private exitInfo: ExitInfo | undefined;
   private disposed = false;
+  /** The child is being ended: nothing more is written to it. */
+  private ending = false;
   private readonly logger: Logger;
   private readonly replies = { sent: 0, dropped: 0 };
 
@@ -128,7 +130,7 @@ export class Session {
     return subscribe(this.parsedListeners, listener);
   }
 
-  /** OSC 0, 2, 7501, 133, 7, 9, 777 as the screen parses them (see Screen.onOsc). */
+  /** OSC 0, 2, 7501, 133, 7, 9, 777, 99 as the screen parses them (see Screen.onOsc). */
   onOsc(listener: OscListener): () => void {
     return this.screen.onOsc(listener);
   }
@@ -152,8 +154,10 @@ export class Session {
     this.pty.resize(cols, rows);
   }
 
-  /** Forget input (keystrokes, terminal replies) the child has not read: it is being ended. */
+  /** Forget input (keystrokes, terminal replies) the child has not read: it is being ended, so
+   * replies to what it still prints are not sent either. */
   dropUnreadInput(): void {
+    this.ending = true;
     this.pty.dropUnreadInput();
   }
 
@@ -173,6 +177,7 @@ export class Session {
   }
 
   private reply(data: string): void {
+    if (this.ending) return;
     // Called from the screen's constructor onwards: the pty may not exist yet.
     const pty = this.pty as PtySession | undefined;
     if (!pty) return;

@@ -7,8 +7,12 @@ import { join } from 'node:path';
 import { prepareClaudeSession } from '../agents/claude-injection.js';
 import { claudeConfigDir } from '../agents/claude-paths.js';
 import { prepareCodexSession } from '../agents/codex-injection.js';
-import { geminiSkipsSystemFile, prepareGeminiSession } from '../agents/gemini-injection.js';
-import type { AgentName } from '../agents/profile.js';
+import { GeminiHooksOff, geminiChatTarget, prepareGeminiSession } from '../agents/gemini-injection.js';
+import { GeminiSettingsError } from '../agents/gemini-settings.js';
+import { codexHookReview } from '../agents/codex-hook-trust.js';
+import { codexTranscriptTarget } from '../agents/codex-rollout-path.js';
+import type { AgentName, TranscriptTarget } from '../agents/profile.js';
+import { claudeTranscriptSwitch } from '../sources/hooks/claude-hooks.js';
 import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
 
 export interface Injection {
@@ -17,6 +21,10 @@ export interface Injection {
   env: Record<string, string>;
   /** The agent's session log, when known before it starts. */
   transcriptPath?: string;
+  /** A notice when the screen shows the agent refusing what was injected (a review dialog), else undefined. */
+  refusedOnScreen?(rows: readonly string[]): string | undefined;
+  /** The session log a hook (or notify) call points at, if it says one; `following`: one is followed already. */
+  transcriptFor?(event: string, payload: Record<string, unknown>, following: boolean): TranscriptTarget | undefined;
   dispose(): void;
 }
 
@@ -29,6 +37,8 @@ export interface InjectionInput {
   cwd: string;
   env: Record<string, string | undefined>;
   onHook: HookListener;
+  /** The agent's `--version`, when known. */
+  version?: string | undefined;
 }
 
 /** The agent cannot be made to report here; the tile runs without first-party hooks. */
@@ -41,25 +51,46 @@ export function injects(agent: AgentName): boolean {
   return agent === 'claude' || agent === 'codex' || agent === 'gemini';
 }
 
+/** Agents whose injection depends on their version (`--version` is asked before they start). */
+export function versionMatters(agent: AgentName): boolean {
+  return agent === 'codex' || agent === 'claude';
+}
+
 export function inject(input: InjectionInput): Injection | null {
   const common = { stateDir: input.runtimeDir, server: input.server, tileKey: input.tileKey, onHook: input.onHook };
   switch (input.agent) {
     case 'claude': {
-      const session = prepareClaudeSession({ ...common, cwd: input.cwd, configDir: claudeConfigDir(input.env as NodeJS.ProcessEnv, homedir()) });
-      return { args: session.args, env: session.env, transcriptPath: session.transcriptPath, dispose: () => session.dispose() };
+      const session = prepareClaudeSession({ ...common, cwd: input.cwd, configDir: claudeConfigDir(input.env as NodeJS.ProcessEnv, homedir()), version: input.version });
+      return {
+        args: session.args,
+        env: session.env,
+        transcriptPath: session.transcriptPath,
+        transcriptFor: (event, payload) => {
+          const path = claudeTranscriptSwitch(event, payload);
+          return path ? { path } : undefined;
+        },
+        dispose: () => session.dispose(),
+      };
     }
     case 'codex': {
-      const session = prepareCodexSession({ ...common, codexHome: input.env.CODEX_HOME ?? join(homedir(), '.codex') });
-      return { args: session.args, env: session.env, dispose: () => session.dispose() };
+      const codexHome = input.env.CODEX_HOME ?? join(homedir(), '.codex');
+      const session = prepareCodexSession({ ...common, codexHome, version: input.version });
+      return {
+        args: session.args,
+        env: session.env,
+        transcriptFor: (event, payload, following) => codexTranscriptTarget(codexHome, event, payload, following),
+        ...(session.sessionStartHook ? { refusedOnScreen: codexHookReview } : {}),
+        dispose: () => session.dispose(),
+      };
     }
     case 'gemini': {
-      const session = prepareGeminiSession({ ...common, env: input.env as NodeJS.ProcessEnv });
-      const skipped = geminiSkipsSystemFile(session.settingsPath);
-      if (skipped) {
-        session.dispose();
-        throw new InjectionUnavailable(`Gemini hooks are off for this tile: ${skipped}; its status comes from the title`);
+      try {
+        const session = prepareGeminiSession({ ...common, cwd: input.cwd, env: input.env as NodeJS.ProcessEnv });
+        return { args: session.args, env: session.env, transcriptFor: geminiChatTarget, dispose: () => session.dispose() };
+      } catch (error) {
+        if (!(error instanceof GeminiHooksOff || error instanceof GeminiSettingsError)) throw error;
+        throw new InjectionUnavailable(`Gemini hooks are off for this tile: ${error.message}; its status comes from the title`);
       }
-      return { args: session.args, env: session.env, dispose: () => session.dispose() };
     }
     case 'shell':
     case 'command':

@@ -6,6 +6,7 @@
 import type { AgentProfile } from '../agents/profile.js';
 import type { Evidence } from '../record/format.js';
 import { processSignals } from '../sources/process.js';
+import { NOTIFICATION_OSC_CODES, notificationSignals, parseNotification } from '../sources/notification.js';
 import { pspSignals } from '../sources/psp.js';
 import { PROMPT_MARK_OSC_CODE, shellSignals } from '../sources/shell.js';
 import type { SourceSignal } from '../verdict/signals.js';
@@ -60,6 +61,10 @@ export function interpret(profile: AgentProfile, state: InterpreterState, eviden
 function readOsc(profile: AgentProfile, code: number, payload: string): { signals: SourceSignal[]; problem?: string } {
   if (code === 0 || code === 2) {
     return { signals: profile.title?.classify(payload) ?? [] };
+  }
+  if (NOTIFICATION_OSC_CODES.includes(code)) {
+    const notification = parseNotification(code, payload);
+    return { signals: notification ? notificationSignals(profile.notifications, notification) : [] };
   }
   if (code === 7501) {
     if (payload === '?') return { signals: [] };

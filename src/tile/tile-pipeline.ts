@@ -61,6 +61,7 @@ export class TilePipeline {
       promptsFromHooks: options.promptsFromHooks ?? options.profile.promptsFromHooks,
       titleRestIsDone: options.profile.titleRestIsDone,
       exitIsOutcome: options.profile.exitIsOutcome,
+      titleEndsBlocked: options.profile.titleEndsBlocked,
     });
     this.interpreter = initialInterpreter(options.profile);
   }

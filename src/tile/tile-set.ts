@@ -14,7 +14,8 @@ import { TERMINAL_SIZE } from '../session/terminal-size.js';
 import type { EndTiming } from '../session/end-session.js';
 import type { WhyEntry } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
-import { injects } from './agent-injection.js';
+import { probeAgentVersion } from '../agents/agent-version.js';
+import { injects, versionMatters } from './agent-injection.js';
 import { Tile } from './tile.js';
 import type { TileEnd, VerdictChange } from './tile.js';
 import type { RingState, TileScreenView, WorkspaceView } from './workspace-view.js';
@@ -199,6 +200,8 @@ export class TileSet implements WorkspaceView {
     this.launches.set(at.id, at);
     const wantsHooks = this.options.hooks !== false && injects(at.spec.agent);
     if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
+    // Which hooks an agent takes (and how) depends on its version: ask it, once per launch.
+    const agentVersion = wantsHooks && versionMatters(at.spec.agent) ? await probeAgentVersion(at.spec.file, at.env) : undefined;
     const runSuffix = at.run > 1 ? `-run${at.run}` : '';
     const tile = new Tile({
       id: at.id,
@@ -212,6 +215,7 @@ export class TileSet implements WorkspaceView {
       timing: at.timing,
       ...(this.options.answerPsp === undefined ? {} : { answerPsp: this.options.answerPsp }),
       hooks: this.options.hooks !== false,
+      agentVersion,
       ...(this.hookServer ? { hookServer: this.hookServer } : {}),
       runtimeDir: this.options.runtimeDir,
       ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${at.id}-${at.name}${runSuffix}.jsonl`) } : {}),

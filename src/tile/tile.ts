@@ -9,7 +9,7 @@
  * the tile is closed or restarted.
  */
 import type { LaunchSpec } from '../agents/launch-spec.js';
-import type { AgentProfile } from '../agents/profile.js';
+import type { AgentProfile, TranscriptTarget } from '../agents/profile.js';
 import { profileFor } from '../agents/registry.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
@@ -22,9 +22,9 @@ import { parseFolder, FOLDER_OSC_CODE } from '../sources/shell.js';
 import type { Evidence } from '../record/format.js';
 import { recordedForm } from '../record/recorded-form.js';
 import { Recorder } from '../record/recorder.js';
+import { RowWatcher } from '../session/row-watcher.js';
 import { Session } from '../session/session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
-import { claudeTranscriptSwitch } from '../sources/hooks/claude-hooks.js';
 import { TranscriptTail } from '../sources/transcript/tail.js';
 import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
@@ -40,6 +40,7 @@ import type { WordsFor } from '../sources/agent-words.js';
 import { createBannerReader } from './banner-reader.js';
 import { exitEvidence, leftovers } from './tile-end.js';
 import type { TileEnd } from './tile-end.js';
+import { echoed, isSlashCommand, promptInput } from './prompt-box.js';
 import { TilePipeline } from './tile-pipeline.js';
 
 export interface TileOptions {
@@ -55,6 +56,8 @@ export interface TileOptions {
   answerPsp?: boolean;
   /** Inject belltower's hooks where the agent has them (default true). */
   hooks?: boolean;
+  /** The agent's `--version`, when known: what is injected may depend on it. */
+  agentVersion?: string | undefined;
   hookServer?: HookServer;
   /** Parent folder of per-tile private folders (hook settings, relay). */
   runtimeDir: string;
@@ -79,6 +82,8 @@ export interface TileOptions {
 }
 
 export type { TileEnd } from './tile-end.js';
+/** How long a submit waits for the box to show what was typed before pressing Enter anyway. */
+const ECHO_WAIT_MS = 1_000;
 
 export interface VerdictChange {
   tile: Tile;
@@ -101,7 +106,11 @@ export class Tile {
   private readonly pipeline: TilePipeline;
   private readonly recorder: Recorder | null;
   private readonly injection: Injection | null;
-  private readonly tail: TranscriptTail | null;
+  /** What the tile could not set up and how it copes (no hooks injected, a hook the agent refused). */
+  private notice: string | undefined;
+  /** Looks at the screen for a sign that the agent refused what was injected, until the agent reports. */
+  private screenCheck: (() => void) | undefined;
+  private tail: TranscriptTail | null = null;
   private readonly clock: () => number;
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
   private readonly ringListeners = new Set<(tile: Tile, state: 'done' | 'blocked' | 'failed') => void>();
@@ -156,6 +165,7 @@ export class Tile {
         tileKey,
         cwd: options.cwd,
         env,
+        version: options.agentVersion,
         onHook: (_key, event, payload) => this.hook(event, payload),
       });
       if (injection) {
@@ -175,6 +185,7 @@ export class Tile {
             agent: this.profile.name,
             cols: options.cols,
             rows: options.rows,
+            ...(options.agentVersion ? { agentVersion: options.agentVersion } : {}),
             startedAt: new Date(this.startedAt).toISOString(),
             timing: { ...options.timing },
             name: this.name,
@@ -213,20 +224,17 @@ export class Tile {
       if (code === FOLDER_OSC_CODE) this.currentFolder = parseFolder(payload) ?? this.currentFolder;
       this.pipeline.oscParsed(code, payload);
     });
-    this.session.onChunkParsed(() => this.pipeline.ptyParsed());
+    this.session.onChunkParsed(() => {
+      this.pipeline.ptyParsed();
+      this.screenCheck?.();
+    });
+    if (injection?.refusedOnScreen) this.watchForRefusal(injection.refusedOnScreen);
     this.session.onExit((info) => {
       // When belltower is ending the tile, stop() reports the exit once the session is empty.
       if (!this.closing) this.leaderEnded = this.exitedByItself(info);
     });
 
-    this.tail =
-      injection?.transcriptPath !== undefined
-        ? new TranscriptTail({
-            path: injection.transcriptPath,
-            onRecord: (record, path) => this.ingest({ type: 'transcript', path, record }),
-            logger: log,
-          })
-        : null;
+    if (injection?.transcriptPath !== undefined) this.follow({ path: injection.transcriptPath });
     // A child that could not even be forked has no start to report: its exit says why. (Its output
     // cannot arrive before this: it is read asynchronously.)
     if (this.session.pid !== undefined) this.ingest({ type: 'spawn' });
@@ -283,6 +291,7 @@ export class Tile {
       ...(this.end ? { exit: { code: this.end.code, signal: this.end.signal, ...(this.end.error ? { error: this.end.error } : {}), closed: this.end.closed } } : {}),
       ...(this.currentFolder ? { folder: this.currentFolder } : {}),
       ...(this.facts.model || this.facts.contextTokens !== undefined ? { facts: publicFacts(this.facts) } : {}),
+      ...(this.notice ? { notice: this.notice } : {}),
     };
   }
 
@@ -296,19 +305,32 @@ export class Tile {
     return () => this.ringListeners.delete(listener);
   }
 
-  /** Type into the agent. With `enter`, the text is submitted: that is a prompt (never recorded). */
+  /**
+   * Type into the agent. With `enter`, the box is submitted: that is a prompt (never recorded), a
+   * slash command when the box — read from the screen, not what was sent last — starts with `/`.
+   */
   send(text: string, enter: boolean): void {
     if (this.exited) return;
     if (text.length > 0) this.session.write(text);
-    if (enter) {
-      // TUIs treat a burst ending in CR as a paste; the Enter goes separately, after the text.
-      setTimeout(() => {
-        if (this.exited) return;
-        this.session.write('\r');
-        const local = this.profile.slashCommands && text.trimStart().startsWith('/');
-        this.ingest(local ? { type: 'prompt', local: true } : { type: 'prompt' });
-      }, text.length > 0 ? 150 : 0);
-    }
+    if (!enter) return;
+    const started = this.clock();
+    const press = () => {
+      if (this.exited) return;
+      const input = this.promptInput();
+      // Wait (a little) for the box to show the text: only then does it say what will be sent.
+      if (!echoed(input, text) && this.clock() - started < ECHO_WAIT_MS) return void setTimeout(press, 25);
+      this.session.write('\r');
+      this.ingest(this.profile.slashCommands && isSlashCommand(input, text) ? { type: 'prompt', local: true } : { type: 'prompt' });
+    };
+    // TUIs treat a burst ending in CR as a paste; the Enter goes separately, after the text.
+    setTimeout(press, text.length > 0 ? 150 : 0);
+  }
+
+  /** The agent's prompt box as the screen shows it (the cursor's row). */
+  private promptInput(): string | undefined {
+    const screen = this.session.screen;
+    const { x, y } = screen.cursor;
+    return promptInput(screen.rowText(y), x);
   }
 
   get name(): string {
@@ -426,16 +448,43 @@ export class Tile {
     } catch (error) {
       if (!(error instanceof InjectionUnavailable)) throw error;
       this.options.logger('warn', `tile ${this.id}: ${error.message}`);
+      this.notice = error.message;
       return null;
     }
   }
 
+  private watchForRefusal(refused: (rows: readonly string[]) => string | undefined): void {
+    const watcher = new RowWatcher(this.session.screen);
+    this.screenCheck = () => {
+      if (watcher.changed().length === 0) return;
+      const notice = refused(watcher.rows);
+      if (!notice) return;
+      this.notice = notice;
+      this.options.logger('warn', `tile ${this.id}: ${notice}`);
+      this.screenCheck = undefined;
+    };
+  }
+
   private hook(event: string, payload: Record<string, unknown>): void {
+    // The agent reports: whatever it could have refused at start-up, it is past that.
+    this.screenCheck = undefined;
     // Codex's turn-complete program arrives through the same relay, as event "notify".
-    if (event === CODEX_NOTIFY_EVENT && this.profile.notify) return this.ingest({ type: 'notify', payload });
-    this.ingest({ type: 'hook', event, payload });
-    const next = claudeTranscriptSwitch(event, payload);
-    if (next && this.tail) this.tail.switchTo(next);
+    if (event === CODEX_NOTIFY_EVENT && this.profile.notify) this.ingest({ type: 'notify', payload });
+    else this.ingest({ type: 'hook', event, payload });
+    const next = this.injection?.transcriptFor?.(event, payload, this.tail !== null);
+    if (next) this.follow(next);
+  }
+
+  /** Follow the agent's session log: from now on, or switch to another one (a /clear, a /new). */
+  private follow(target: TranscriptTarget): void {
+    if (this.finished) return;
+    if (this.tail) return this.tail.switchTo(target.path);
+    this.tail = new TranscriptTail({
+      path: target.path,
+      ...(target.fromStart === false ? { fromStart: false } : {}),
+      onRecord: (record, path) => this.ingest({ type: 'transcript', path, record }),
+      logger: this.options.logger,
+    });
   }
 
   private ingest(evidence: Evidence): void {

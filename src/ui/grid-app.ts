@@ -506,6 +506,7 @@ export class GridApp {
       sinceMs: info.sinceMs,
       ...(describeFacts(info.facts) ? { facts: describeFacts(info.facts)! } : {}),
       ...(info.says ? { says: info.says } : {}),
+      ...(info.notice ? { notice: info.notice } : {}),
       entries: this.options.view.why(info).slice(-12),
     };
   }

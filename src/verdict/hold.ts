@@ -13,7 +13,7 @@ export type HoldDecision =
   | { action: 'keep'; hold: Hold; wakeAt: number | null; why: string }
   | { action: 'release'; hold: Hold };
 
-/** The release check, in the order DESIGN.md fixes: moved? newer? gated? quiet? (then the screen). */
+/** The release check, in the order DESIGN.md fixes: moved? newer? gated? queued? quiet? (then the screen). */
 export function decideHold(state: EngineState, now: number): HoldDecision {
   const hold = state.hold;
   if (!hold) return { action: 'none' };
@@ -26,6 +26,14 @@ export function decideHold(state: EngineState, now: number): HoldDecision {
   if (gate.total > 0) {
     const held: Hold = { ...hold, gated: true, quietFrom: null };
     return { action: 'keep', hold: held, wakeAt: gate.nextExpiry, why: describeGate(gate) };
+  }
+
+  // A prompt queued behind the turn starts its own turn right away, unless the agent took it into
+  // the turn that ended: until one or the other is known, the end is not a done. Bounded like a
+  // stuck screen, so that evidence that never comes cannot hold a done for ever.
+  if (hold.awaitsQueue && state.queuedPrompts > 0) {
+    const settleAt = hold.since + timing.stuckScreenSettleMs;
+    if (now < settleAt) return { action: 'keep', hold, wakeAt: settleAt, why: 'a queued prompt runs next' };
   }
 
   let current = hold;

@@ -83,6 +83,9 @@ function notNews(state: EngineState, signal: Signal): string | null {
   // failed turn twice, and cancelled the held done of a Stop. The transcript still counts for what
   // only it says: a turn end (gated like a Stop), an interrupt, an error.
   if (signal.source === 'transcript' && state.options.promptsFromHooks && (signal.type === 'working' || signal.type === 'turn-start')) {
+    // Except a queued prompt's start: its UserPromptSubmit fired when it was typed, mid-turn; only
+    // the transcript says when it starts its own turn, after the end of the one it waited behind.
+    if (signal.type === 'turn-start' && signal.real && state.queuedPrompts > 0 && !state.turnOpen) return null;
     return 'the hooks report work first-hand; the transcript restates it late';
   }
   return null;
@@ -117,13 +120,18 @@ function apply(d: Draft): void {
       return setVerdict(d, 'blocked', s.detail ?? `needs you: ${s.kind ?? 'other'}`, { kind: s.kind ?? 'other' });
     case 'failed':
       setFirstPartyClaim(d, 'rest');
-      d.state = { ...d.state, turnOpen: false };
+      d.state = { ...d.state, turnOpen: false, queuedPrompts: 0 };
       return setVerdict(d, 'failed', s.detail ?? 'the turn ended in an error');
     case 'interrupted':
       // The user interrupted: they are right there, so no done and no ring.
       setFirstPartyClaim(d, 'rest');
-      d.state = { ...d.state, turnOpen: false };
+      d.state = { ...d.state, turnOpen: false, queuedPrompts: 0, interrupted: true };
       return setVerdict(d, 'idle', 'interrupted');
+    case 'queue-absorbed':
+      // Claude feeds a prompt typed during a tool call into the running turn: that turn's end is
+      // then the end of everything that was asked.
+      if (d.state.queuedPrompts > 0) d.state = { ...d.state, queuedPrompts: d.state.queuedPrompts - 1 };
+      return note(d, 'the queued prompt joined the running turn');
     case 'quiet-latch':
       return applyQuietLatch(d, s.why, s.phase);
     case 'subagent-start': {
@@ -173,7 +181,7 @@ function apply(d: Draft): void {
     case 'exit':
       return applyExit(d, s);
     case 'session-end':
-      d.state = { ...d.state, turnOpen: false };
+      d.state = { ...d.state, turnOpen: false, queuedPrompts: 0 };
       return setVerdict(d, 'idle', `session ended (${s.reason})`);
     case 'wake':
       return;
@@ -181,12 +189,26 @@ function apply(d: Draft): void {
 }
 
 function applyTurnStart(d: Draft, real: boolean): void {
+  const source = d.signal.source;
+  if (real && isFirstParty(source)) releaseForPrompt(d);
   setFirstPartyClaim(d, 'working');
+  if (real && source === 'hook' && d.state.turnOpen && !d.state.hold && d.state.verdict.state === 'working') {
+    // Claude fires UserPromptSubmit for a prompt typed mid-turn when it is typed: it waits behind
+    // the running turn. Its end is then no done (the agent goes straight on), unless the agent
+    // takes the prompt into that turn. Counted from hooks only: a transcript writes the prompt
+    // when its turn starts.
+    d.state = { ...d.state, queuedPrompts: d.state.queuedPrompts + 1 };
+    return note(d, 'prompt queued behind the running turn');
+  }
+  if (real && source === 'transcript' && d.state.queuedPrompts > 0 && !d.state.turnOpen) {
+    d.state = { ...d.state, queuedPrompts: d.state.queuedPrompts - 1 };
+    note(d, 'the queued prompt starts its turn');
+  }
   if (real) {
     // A real prompt lifts the quiet latch (/clear and /compact are not turns).
     d.state = { ...d.state, latched: false, rangEarly: false };
   }
-  d.state = { ...d.state, turnOpen: true };
+  d.state = { ...d.state, turnOpen: true, interrupted: false };
   setVerdict(d, 'working', real ? 'prompt submitted' : 'background task reported back');
 }
 
@@ -211,7 +233,18 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
     d.state = { ...d.state, turnOpen: false, hold: null };
     return setVerdict(d, 'idle', 'no real prompt since /clear or /compact');
   }
-  if (d.state.hold) return note(d, 'joins the held turn end');
+  const held = d.state.hold;
+  if (held?.awaitsQueue && s.source === 'hook') {
+    // A second Stop while the first waits for the queued prompt: that prompt's turn ran and ended.
+    const queuedPrompts = Math.max(0, d.state.queuedPrompts - 1);
+    const notBefore = t + d.state.options.timing.conflictWindowMs;
+    d.state = { ...d.state, queuedPrompts, hold: { ...held, reason: s.detail ?? held.reason, since: t, seq: d.signal.seq, notBefore, awaitsQueue: queuedPrompts > 0 }, lastClaimSeq: d.signal.seq };
+    return note(d, 'the queued prompt\'s turn ended too');
+  }
+  if (held) return note(d, 'joins the held turn end');
+  // Gemini still fires AfterAgent after the user's Esc (its chat file said "Request cancelled."
+  // first): the end of an interrupted turn is no done.
+  if (d.state.interrupted && !d.state.turnOpen) return note(d, 'the interrupted turn\'s own end');
   if ((d.state.verdict.state === 'done' || d.state.verdict.state === 'failed') && !d.state.turnOpen) return note(d, `already ${d.state.verdict.state}`);
 
   const hold: Hold = {
@@ -225,8 +258,15 @@ function applyTurnEnd(d: Draft, s: TurnEnd): void {
     gated: false,
     quietFrom: null,
     waitsForScreen: true,
+    awaitsQueue: d.state.queuedPrompts > 0,
   };
   d.state = { ...d.state, hold, turnOpen: false, lastClaimSeq: d.signal.seq };
+  if (hold.awaitsQueue) {
+    // The agent goes straight on with the queued prompt: its banner for the turn that ended is no
+    // done (seen with --no-psp: a false done 0.2 s after the Stop, then a second ring).
+    setFirstPartyClaim(d, 'working');
+    return note(d, 'held: a queued prompt runs next');
+  }
   note(d, 'held: conflict window');
 }
 
@@ -280,7 +320,7 @@ function applyCommandEnd(d: Draft, code: number | null): void {
 type ExitSignal = Extract<Signal, { type: 'exit' }>;
 
 function applyExit(d: Draft, s: ExitSignal): void {
-  d.state = { ...d.state, turnOpen: false, hold: null, command: null, ended: true };
+  d.state = { ...d.state, turnOpen: false, queuedPrompts: 0, hold: null, command: null, ended: true };
   const exit = { code: s.code, signal: s.signal, ...(s.error ? { error: s.error } : {}) };
   let reason = describeExit(s.code, s.signal, s.error);
   if (s.closed && !s.error) reason = `closed (${reason})`;
@@ -299,6 +339,7 @@ function applyQuietLatch(d: Draft, why: 'clear' | 'compact' | 'command', phase: 
     latched: true,
     hold: null,
     turnOpen: false,
+    queuedPrompts: 0,
     screen: 'none',
     titleWorkedSinceRest: false,
   };
@@ -327,6 +368,7 @@ function applyBanner(d: Draft, text: string): void {
 }
 
 function applyPrompt(d: Draft, local: boolean): void {
+  releaseForPrompt(d);
   d.state = { ...d.state, rangEarly: false };
   // A slash command at rest is no turn: without hooks to say so, /clear's redraw and /compact's
   // model call would otherwise read as finished turns. Mid-turn it is queued input: no latch.
@@ -334,6 +376,7 @@ function applyPrompt(d: Draft, local: boolean): void {
   if (local && current0 !== 'working' && current0 !== 'blocked') return applyQuietLatch(d, 'command', 'begin');
   // Without hooks, the user's own submit is the only sign of a real prompt.
   if (!d.state.options.promptsFromHooks) d.state = { ...d.state, latched: false };
+  d.state = { ...d.state, interrupted: false };
   const current = d.state.verdict.state;
   if (current === 'blocked') return setVerdict(d, 'working', 'you answered');
   if (current === 'done') return setVerdict(d, 'idle', 'seen: you typed');
@@ -346,12 +389,20 @@ function applyTitle(d: Draft): void {
   const reading = s.type === 'working' ? 'working' : s.type === 'at-rest' ? 'rest' : s.type === 'unknown' ? 'unknown' : null;
   if (reading === null) return note(d, `ignored: a title cannot say ${s.type}`);
   if (d.state.latched) return note(d, 'ignored: title muted until the next real prompt');
+  const before = d.state.screen;
   d.state = { ...d.state, screen: reading };
-  if (d.state.firstPartySeen) return note(d, 'screen reading only: first-party evidence decides');
+  if (d.state.firstPartySeen) {
+    // Gemini fires no hook when a confirmation is approved (with its `1` key, say): the tile stayed
+    // blocked until the tool's AfterTool. Its title going back to working is the answer.
+    if (reading === 'working' && before !== 'working' && d.state.verdict.state === 'blocked' && d.state.options.titleEndsBlocked) {
+      return setVerdict(d, 'working', 'the title works again: you answered');
+    }
+    return note(d, 'screen reading only: first-party evidence decides');
+  }
 
   const detail = 'detail' in s && typeof s.detail === 'string' ? s.detail : undefined;
   if (reading === 'working') {
-    d.state = { ...d.state, titleWorkedSinceRest: true, turnOpen: true };
+    d.state = { ...d.state, titleWorkedSinceRest: true, turnOpen: true, interrupted: false };
     if (d.state.hold?.source === 'title') d.state = { ...d.state, hold: null };
     return setVerdict(d, 'working', detail ?? 'title spinner');
   }
@@ -373,6 +424,7 @@ function applyTitle(d: Draft): void {
       gated: false,
       quietFrom: null,
       waitsForScreen: false,
+      awaitsQueue: false,
     };
     d.state = { ...d.state, hold, titleWorkedSinceRest: false };
     return note(d, 'held: title stabilisation');
@@ -406,6 +458,22 @@ function settle(d: Draft): void {
   }
 }
 
+/**
+ * A prompt proves the turn before it ended. A done still held for the conflict window when the next
+ * prompt comes (queued prompts, fast typists, scripts) is released as its own edge, without
+ * ringing: the user is at the keyboard. Cancelled instead, the finished turn never showed a done,
+ * and `wait --for done` or a script counting turns missed it. A gated hold is not released (the
+ * background work still runs), nor one waiting on a queued prompt; the prompt cancels those.
+ */
+function releaseForPrompt(d: Draft): void {
+  const hold = d.state.hold;
+  if (!hold || hold.to !== 'done' || !isFirstParty(hold.source) || hold.gated || hold.awaitsQueue) return;
+  if (hold.verdictVersion !== d.state.verdictVersion) return;
+  if (gates.readGate(d.state.gate, d.state.options.timing, d.now).total > 0) return;
+  d.state = { ...d.state, hold: null, titleWorkedSinceRest: false };
+  setVerdict(d, 'done', hold.reason, { source: hold.source, seq: hold.seq, silent: true });
+}
+
 function release(d: Draft, hold: Hold, source: SourceName, reason: string): void {
   d.state = { ...d.state, hold: null, titleWorkedSinceRest: false };
   setVerdict(d, 'done', reason, { source, seq: hold.seq });
@@ -418,6 +486,8 @@ interface VerdictExtras {
   seq?: number;
   /** A banner's early done: the real done that may follow in this turn does not ring again. */
   early?: boolean;
+  /** A done released by the next prompt: the user is at the keyboard, nothing to ring for. */
+  silent?: boolean;
 }
 
 function setVerdict(d: Draft, to: TileStateName, reason: string, extras: VerdictExtras = {}): void {
@@ -440,6 +510,7 @@ function setVerdict(d: Draft, to: TileStateName, reason: string, extras: Verdict
 
   const rings = to === 'done' || to === 'blocked' || to === 'failed';
   if (!rings || from.state === to) return;
+  if (extras.silent) return note(d, 'no ring: the next prompt came, the user is at the keyboard');
   if (to === 'done' && d.state.rangEarly) {
     d.state = { ...d.state, rangEarly: false };
     return note(d, 'no ring: the early done already rang');

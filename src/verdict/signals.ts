@@ -14,6 +14,7 @@ export type SourceName =
   | 'shell' // OSC 133 prompt marks: shell integration, or any program that prints them
   | 'transcript' // the agent's own session log
   | 'notify' // the agent's turn-complete callback (Codex notify)
+  | 'notification' // a desktop notification the agent printed in-band (OSC 9, 777, 99)
   | 'title' // OSC 0/2 title glyphs
   | 'banner' // the completion banner's shape on rendered rows
   | 'process' // spawn, exit code, signal
@@ -36,7 +37,7 @@ export function confidenceOf(source: SourceName): Confidence {
 
 /** First-party sources are the agent speaking for itself (DESIGN: precedence). */
 export function isFirstParty(source: SourceName): boolean {
-  return source === 'hook' || source === 'psp' || source === 'shell' || source === 'transcript' || source === 'notify';
+  return source === 'hook' || source === 'psp' || source === 'shell' || source === 'transcript' || source === 'notify' || source === 'notification';
 }
 
 /** A background task the agent declared on Stop / SubagentStop (Claude's `background_tasks`). */
@@ -73,6 +74,9 @@ export type SignalBody =
   | { type: 'blocked'; kind?: BlockedKind; detail?: string }
   /** The turn ended in an agent error: StopFailure, OSC 7501 error. */
   | { type: 'failed'; detail?: string }
+  /** A prompt typed while the agent worked was taken into the running turn instead of starting a
+   * turn of its own (Claude's `queued_command` transcript attachment). */
+  | { type: 'queue-absorbed' }
   /** The user interrupted the turn (transcript "[Request interrupted by user]", Codex turn_aborted). */
   | { type: 'interrupted' }
   /** /clear or /compact began or ended: SessionEnd(clear), PreCompact, SessionStart(clear|compact),

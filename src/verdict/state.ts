@@ -50,6 +50,9 @@ export interface Hold {
   quietFrom: number | null;
   /** A first-party turn end waits for the screen to read idle, or for the stuck-screen settle. */
   waitsForScreen: boolean;
+  /** The turn ended with a prompt queued behind it: the agent goes straight on with that prompt
+   * unless it took it into the turn that just ended. Held until that is known (or settled). */
+  awaitsQueue: boolean;
 }
 
 export interface GateState {
@@ -94,6 +97,9 @@ export interface EngineOptions {
    * test`): it works from start to exit, then is done with status 0 and failed otherwise. Without
    * this, an exit is `exited`. */
   exitIsOutcome: boolean;
+  /** The title working again after a blocked verdict means the user answered. For an agent that
+   * reports no hook at the answer (Gemini approving a confirmation): the title is the only sign. */
+  titleEndsBlocked: boolean;
 }
 
 /** A command running at a shell prompt (OSC 133 C … D). */
@@ -118,6 +124,11 @@ export interface EngineState {
   firstPartySeen: boolean;
   /** A real turn is running (a prompt was submitted and no end has been accepted since). */
   turnOpen: boolean;
+  /** The last turn was interrupted and no turn started since: its own late end is no done. */
+  interrupted: boolean;
+  /** Prompts the agent reported (UserPromptSubmit) while a turn was running: queued behind it, not
+   * yet started as a turn of their own nor taken into the running one. */
+  queuedPrompts: number;
   /** /clear or /compact muted the screen sources, and no turn can end in done, until the next real
    * prompt. */
   latched: boolean;
@@ -151,6 +162,7 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
       maxTracked: options.maxTracked ?? DEFAULT_MAX_TRACKED,
       titleRestIsDone: options.titleRestIsDone ?? true,
       exitIsOutcome: options.exitIsOutcome ?? false,
+      titleEndsBlocked: options.titleEndsBlocked ?? false,
     },
     verdict: { state: 'starting', source: 'process', confidence: 'first-party', reason: 'starting', since: 0, seq: 0 },
     verdictVersion: 0,
@@ -159,6 +171,8 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
     firstPartyClaim: 'none',
     firstPartySeen: false,
     turnOpen: false,
+    interrupted: false,
+    queuedPrompts: 0,
     latched: false,
     screen: 'none',
     titleWorkedSinceRest: false,

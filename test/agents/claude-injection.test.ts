@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareClaudeSession, type ClaudeSession } from '../../src/agents/claude-injection.js';
 import { claudeConfigDir, claudeProjectDirName } from '../../src/agents/claude-paths.js';
-import { CLAUDE_HTTP_EVENTS } from '../../src/agents/claude-settings.js';
+import { CLAUDE_EVENT_SINCE, claudeEventsFor } from '../../src/agents/claude-hook-events.js';
+import { CLAUDE_COMMAND_ONLY_EVENTS, CLAUDE_HTTP_EVENTS } from '../../src/agents/claude-settings.js';
 import { ClaudeSettingsError } from '../../src/agents/claude-settings.js';
 import { HookServer } from '../../src/sources/hooks/hook-server.js';
 import { bearer, post } from '../hooks/http-client.js';
@@ -30,6 +31,7 @@ describe('prepareClaudeSession', () => {
       onHook: (tile, event, payload) => got.push({ tile, event, payload }),
       cwd: path.join(root, 'work app'),
       configDir: path.join(root, '.claude'),
+      version: '2.1.332',
       ...extra,
     });
     sessions.push(session);
@@ -77,6 +79,36 @@ describe('prepareClaudeSession', () => {
       ]);
     }
     expect(settings.hooks.SessionStart?.[0]?.hooks).toEqual([{ type: 'command', command: expect.stringMatching(/^sh '.*relay\.sh'$/), timeout: 5 }]);
+  });
+
+  it('registers only the events the Claude version accepts (an unknown one makes Claude reject the whole file)', () => {
+    // Observed: 2.1.62 and 2.1.70 show "Settings Error … PostCompact: Invalid key in record,
+    // StopFailure: Invalid key in record" for belltower's full set; 2.1.332 takes every event.
+    const all = [...CLAUDE_HTTP_EVENTS, 'SessionStart'].sort();
+    expect(Object.keys(settingsOf(prepare()).hooks).sort()).toEqual(all);
+    sessions.pop()?.dispose();
+    const old = Object.keys(settingsOf(prepare({ version: '2.1.70' })).hooks).sort();
+    expect(old).toEqual(all.filter((e) => e !== 'PostCompact' && e !== 'StopFailure'));
+    sessions.pop()?.dispose();
+    // Unknown version: what every 2.x takes.
+    const unknown = Object.keys(settingsOf(prepare({ version: undefined })).hooks);
+    expect(unknown).not.toContain('StopFailure');
+    expect(unknown).toEqual(expect.arrayContaining(['UserPromptSubmit', 'Stop', 'PreToolUse', 'PostToolUse', 'SessionStart', 'SessionEnd', 'PreCompact', 'SubagentStop']));
+  });
+
+  it('sends every event through the relay where Claude runs no HTTP hooks (before 2.1.63, or unknown)', () => {
+    for (const version of ['2.1.62', undefined]) {
+      const hooks = settingsOf(prepare({ version })).hooks;
+      expect(hooks.Stop?.[0]?.hooks[0]).toMatchObject({ type: 'command', command: expect.stringMatching(/relay\.sh/) });
+      sessions.pop()?.dispose();
+    }
+    expect(settingsOf(prepare({ version: '2.1.63' })).hooks.Stop?.[0]?.hooks[0]).toMatchObject({ type: 'http' });
+  });
+
+  it('knows since when Claude accepts every event it registers', () => {
+    for (const event of [...CLAUDE_HTTP_EVENTS, ...CLAUDE_COMMAND_ONLY_EVENTS]) expect(CLAUDE_EVENT_SINCE[event], event).toBeDefined();
+    expect(claudeEventsFor('2.1.78', ['StopFailure', 'PostCompact'])).toEqual(['StopFailure', 'PostCompact']);
+    expect(claudeEventsFor('2.1.77', ['StopFailure', 'PostCompact'])).toEqual(['PostCompact']);
   });
 
   it('its hooks reach the server: an HTTP hook as Claude sends it, and SessionStart through the relay', async () => {

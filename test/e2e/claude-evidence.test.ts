@@ -31,3 +31,16 @@ describe.each(['hooks-psp', 'hooks-nopsp'])('a real Claude session with hooks (%
     expect(record?.type === 'transcript' ? record.path : undefined).toBe(transcriptPath);
   });
 });
+
+describe.each(['2.1.62', '2.1.70'])('an older Claude Code (%s) under belltower', (version) => {
+  const { header, lines } = parseRecording(readFileSync(join(dir, '..', `claude-${version}`, 'plain-turn.jsonl'), 'utf8'));
+
+  it('took the hooks belltower registered for its version: no "Settings Error" dialog, the turn reported first-hand', () => {
+    expect(header).toMatchObject({ agentVersion: version, hooks: true });
+    const screen = lines.flatMap((line) => (line.type === 'pty' ? [line.data] : [])).join('');
+    expect(screen).not.toContain('Settings Error');
+    const events = lines.flatMap((line) => (line.type === 'hook' ? [line.event] : []));
+    expect(events).toEqual(['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
+    expect(lines.filter((line) => line.type === 'verdict' && line.to === 'done').map((line) => (line.type === 'verdict' ? line.source : ''))).toEqual(['hook']);
+  });
+});

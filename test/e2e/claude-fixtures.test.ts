@@ -185,6 +185,53 @@ describe.each(CONFIGS.map((c) => [c.name, c] as const))('real Claude Code 2.1.33
     }
   });
 
+  if (firstPartyEvidence(config)) {
+    it('8. the next prompt 300 ms after each turn end: one done per turn, each before the next turn works', async () => {
+      const f = await load(config.name, 'next-prompt-300ms');
+      const turn = between(f.verdicts, f.prompts[0], f.commands[0]);
+      const sequence = turn.map((v) => v.to).filter((to) => to === 'done' || to === 'working');
+      expect(sequence, describeVerdicts(turn)).toEqual(['working', 'done', 'working', 'done', 'working', 'done']);
+      // The first two dones came with the next prompt, inside the conflict window of their turn end.
+      const ends = config.hooks ? hooks(f, 'Stop') : oscs(f, 7501, 'state=done');
+      for (const prompt of f.prompts.slice(1)) {
+        const end = ends.filter((e) => e.seq < prompt.seq).at(-1)!;
+        expect(prompt.t - end.t).toBeLessThan(750);
+        expect(dones(turn).some((v) => v.t === prompt.t)).toBe(true);
+      }
+    });
+  }
+
+  it('9. a prompt queued while Claude streams its answer', async () => {
+    const f = await load(config.name, 'queued-prompt');
+    const [, queued] = f.prompts;
+    const all = between(f.verdicts, f.prompts[0], f.commands[0]);
+    if (config.hooks) {
+      // Its UserPromptSubmit fired mid-turn; the first turn's Stop (and banner) made no done.
+      const [, queuedSubmit] = hooks(f, 'UserPromptSubmit');
+      const [firstStop, secondStop] = hooks(f, 'Stop');
+      expect(queuedSubmit!.seq).toBeGreaterThan(queued!.seq);
+      expect(queuedSubmit!.seq).toBeLessThan(firstStop!.seq);
+      expect(dones(between(f.verdicts, firstStop, secondStop)), describeVerdicts(all)).toEqual([]);
+    }
+    if (firstPartyEvidence(config)) {
+      expect(all.map((v) => v.to), describeVerdicts(all)).toEqual(['working', 'done']);
+    } else {
+      // Title and banner alone: the first turn's banner is painted after the title spun again
+      // for the queued turn; recorded, not claimed.
+      expect(dones(all).length).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('10. a submit is a slash command by what the prompt box held, not by what was sent last', async () => {
+    const f = await load(config.name, 'slash-by-box');
+    // "/tmp/belltower-x" after "please look at ": a real prompt and its one done; a bare Enter on
+    // "/compact": a slash command, and no done after it.
+    expect(f.prompts).toHaveLength(1);
+    const [compact] = f.commands;
+    expect(dones(between(f.verdicts, f.prompts[0], compact)), describeVerdicts(f.verdicts)).toHaveLength(1);
+    expect(dones(between(f.verdicts, compact))).toEqual([]);
+  });
+
   if (config.hooks) {
     // Claude's transcript is tailed beside the hooks and lands 5–100 ms after the hook for the same
     // moment (hooks-nopsp: PermissionRequest 1610, the prompt's transcript record 1670, its

@@ -15,11 +15,16 @@
  * - An approval needs `approval_policy = "on-request"`, a sandbox (`workspace-write`) and a
  *   command the model marks `sandbox_permissions: "require_escalated"`; "untrusted" is refused
  *   by 0.171 ("no longer supported") and `danger-full-access` never asks. `y` approves.
+ * - belltower's SessionStart hook (marked reviewed on the command line) fires at the first prompt
+ *   with the rollout's path; the tile follows the rollout from then on: `task_complete` while a
+ *   background job runs is held until the job's `item_completed`, `turn_aborted` is an interrupt.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PINNED_VERSIONS, tryInstallCodex, type InstallResult } from '../support/claude-install.js';
+import { codexHookHash } from '../../src/agents/codex-hook-trust.js';
 import { createCodexHome, type CodexHome, type CodexHomeOptions } from '../support/codex-home.js';
 import { sleep } from '../support/fake-server.js';
 import {
@@ -34,14 +39,22 @@ import {
   type Reply,
   type ResponsesRequest,
 } from '../support/fake-openai.js';
-import { AgentSessions, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
+import { AgentSessions, linesOf, startHeadlessAgent, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
 
 const AGENT_VERSION = PINNED_VERSIONS.codex;
 const FIXTURE_FOLDER = `codex-${AGENT_VERSION}`;
 /** States that ring: none may appear before the first prompt. */
 const RINGING = ['done', 'blocked', 'failed'];
+/** Codex says a turn ended three ways, within ~50 ms: OSC 7501 done, notify, the rollout's task_complete. */
+const FIRST_PARTY_ENDS = ['notify', 'psp', 'transcript'];
 
 type Session = AgentSession<FakeOpenAI, CodexHome>;
+
+/** The rollout's record that a command finished (its `item_completed`, CommandExecution). */
+const isCommandDone = (record: unknown): boolean => {
+  const payload = (record as { payload?: { type?: string; item?: { type?: string } } }).payload;
+  return payload?.type === 'item_completed' && payload.item?.type === 'CommandExecution';
+};
 
 describe('real Codex 0.171.0 under belltower run --headless', () => {
   let install: InstallResult = { ok: false, reason: 'not attempted' };
@@ -126,7 +139,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     await sleep(1_000); // a second done (the other channel) would land here
     const turn = s.run.verdicts.slice(mark);
     expect(turn.map((v) => v.to), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'done']));
-    expect(['notify', 'psp']).toContain(turn.at(-1)?.source);
+    expect(FIRST_PARTY_ENDS).toContain(turn.at(-1)?.source);
 
     const main = s.api.mainRequests();
     expect(main).toHaveLength(1);
@@ -160,7 +173,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     await sleep(1_000);
     const turn = s.run.verdicts.slice(mark);
     expect(turn.map((v) => v.to), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'done']));
-    expect(['notify', 'psp']).toContain(turn.at(-1)?.source);
+    expect(FIRST_PARTY_ENDS).toContain(turn.at(-1)?.source);
     // The done came after the command: not before 2 s past the working verdict (or the prompt).
     const working = turn.length === 2 ? (turn[0]?.t ?? 0) : (s.run.recording().find((l) => l.type === 'prompt')?.t ?? 0);
     expect((turn.at(-1)?.t ?? 0) - working).toBeGreaterThanOrEqual(2_000);
@@ -233,4 +246,156 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     expect(linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload)).toContain('state=error:app=codex');
     expect(notifiesFor(lines, (first) => first === '')).toHaveLength(0);
   }, 90_000);
+
+  /** The rollout the tile followed: the path of its transcript lines (one file per tile). */
+  function rolloutPaths(lines: RecordingLine[]): string[] {
+    return [...new Set(linesOf(lines, 'transcript').map((l) => String(l.path)))];
+  }
+
+  it('a background job: the turn ends while it runs; the done waits for its completion in the rollout, then quiet', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const api = await startFakeOpenAI({ script: [exec('sleep 6; echo finished', { yieldTimeMs: 500 }), text('Started it in the background.')] });
+    const home = createCodexHome({ baseUrl: api.baseUrl });
+    // A shorter quiet after the job ends than the default 10 s, to keep the test short.
+    const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: install.bin }, flags: ['--timing', 'heldReleaseQuietMs=2000'] });
+    await settle(s.run);
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Run it in the background');
+    const ended = await s.run.untilRecorded('the turn end in the rollout', (l) => l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === 'task_complete', 30_000);
+    const finished = await s.run.untilRecorded('the job\'s completion in the rollout', (l) => l.type === 'transcript' && isCommandDone(l.record), 30_000);
+    await s.run.wait('done', '15s');
+    await sleep(1_000);
+    const done = s.run.verdicts.slice(mark).filter((v) => v.to === 'done');
+    expect(done, s.run.describe(mark)).toHaveLength(1);
+    // Codex said done (OSC 7501, notify) when the turn ended, ~6 s before the job finished.
+    expect(finished.t - ended.t).toBeGreaterThan(4_000);
+    expect(done[0]!.t - finished.t).toBeGreaterThanOrEqual(2_000);
+    expect(s.run.states(mark), s.run.describe(mark)).toEqual(turnStates(s.run, mark, ['working', 'done']));
+
+    const lines = await quitAndCheck(s, 'background-job');
+    // The rollout came from belltower's SessionStart hook, reviewed on the command line: no dialog.
+    const start = linesOf(lines, 'hook', (l) => l.event === 'SessionStart')[0]?.payload as { source?: string; transcript_path?: string } | undefined;
+    expect(start).toMatchObject({ source: 'startup' });
+    expect(rolloutPaths(lines)).toEqual([start?.transcript_path]);
+    expect(linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload)).toContain('state=done:app=codex');
+  }, 90_000);
+
+  it("the user's own reviewed hook keeps running beside belltower's, and the user's config is not written", async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const api = await startFakeOpenAI({ script: [text('Hello there.')] });
+    const home = createCodexHome({ baseUrl: api.baseUrl });
+    // The user's UserPromptSubmit hook in hooks.json, reviewed by them (its record in config.toml).
+    const out = path.join(home.home, 'user-hook.json');
+    const command = `cat > ${out}`;
+    fs.writeFileSync(path.join(home.codexHome, 'hooks.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command }] }] } }));
+    const key = `${path.join(home.codexHome, 'hooks.json')}:user_prompt_submit:0:0`;
+    fs.appendFileSync(home.configPath, `\n[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = ${JSON.stringify(codexHookHash('user_prompt_submit', [{ command }]))}\n`);
+    const config = fs.readFileSync(home.configPath, 'utf8');
+    const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: install.bin } });
+    await settle(s.run);
+    await s.run.submit('Say hello');
+    await s.run.wait('done', '30s');
+    expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'Say hello' });
+    expect(linesOf(s.run.recording(), 'hook', (l) => l.event === 'SessionStart')).toHaveLength(1);
+    await quitAndCheck(s, 'user-hook');
+    // Codex writes its own notes to config.toml ([tui], notices); nothing of belltower's is there,
+    // and the user's review record is as it was.
+    const after = fs.readFileSync(home.configPath, 'utf8');
+    expect(after.startsWith(config)).toBe(true);
+    expect(after).not.toMatch(/session-flags|relay\.sh/);
+  }, 90_000);
+
+  it('an interrupt (Esc) mid-command: idle from the rollout\'s turn_aborted, never done', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const s = await start([exec('sleep 30', { yieldTimeMs: 60_000 })]);
+    await settle(s.run);
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Sleep for a long time');
+    await s.api.waitForRequest((r) => r.kind === 'main', 15_000);
+    await s.run.untilRecorded('the command running', (l) => l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === 'function_call', 15_000);
+    await sleep(1_000);
+    await s.run.type('\x1b');
+    await s.run.until('the interrupt', () => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), 15_000);
+    await sleep(1_500);
+    expect(s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), s.run.describe(mark)).toMatchObject({ to: 'idle', source: 'transcript' });
+    expect(s.run.states(mark)).not.toContain('done');
+
+    const lines = await quitAndCheck(s, 'interrupt');
+    const aborted = linesOf(lines, 'transcript', (l) => (l.record as { payload?: { type?: string } }).payload?.type === 'turn_aborted');
+    expect(aborted.map((l) => (l.record as { payload: { reason?: string } }).payload.reason)).toEqual(['interrupted']);
+  }, 90_000);
+
+  it('two tiles started in the same folder at the same moment each follow their own rollout', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const bin = install.bin;
+    const api = await startFakeOpenAI({ script: (c) => text(`Answer to: ${c.last.userText}`) });
+    const home = createCodexHome({ baseUrl: api.baseUrl });
+    const dirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-codex-e2e-')));
+    const runs = dirs.map((dir, i) => startHeadlessAgent({ spec: 'codex', env: { ...home.env, BELLTOWER_CODEX_BIN: bin }, cwd: home.cwd, dir, session: `codex-twins-${process.pid}-${i}` }));
+    try {
+      await Promise.all(runs.map((run) => settle(run)));
+      const prompts = ['First twin prompt', 'Second twin prompt'];
+      await Promise.all(runs.map((run, i) => run.submit(prompts[i] as string)));
+      await Promise.all(runs.map((run) => run.wait('done', '30s')));
+      const files = runs.map((run) => {
+        const lines = run.recording();
+        const paths = rolloutPaths(lines);
+        expect(paths, run.describe()).toHaveLength(1);
+        return { path: paths[0] as string, lines };
+      });
+      expect(files[0]!.path).not.toBe(files[1]!.path);
+      for (const [i, file] of files.entries()) {
+        // Each tile read its own thread: its own prompt, and never the other's.
+        const texts = JSON.stringify(linesOf(file.lines, 'transcript').map((l) => l.record));
+        expect(texts).toContain(prompts[i] as string);
+        expect(texts).not.toContain(prompts[1 - i] as string);
+      }
+    } finally {
+      await Promise.all(runs.map((run) => run.stop()));
+      await api.close();
+      home.cleanup();
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('when Codex asks to review the hook anyway: the tile says so, and the rollout is found from the first turn\'s notify', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const api = await startFakeOpenAI({ script: [text('First.'), exec('sleep 5; echo finished', { yieldTimeMs: 500 }), text('Started it in the background.')] });
+    const home = createCodexHome({ baseUrl: api.baseUrl });
+    // A review record that does not match (as a Codex with another hash rule would see ours): the dialog shows.
+    const wrong = `codex -c 'hooks.state={"/<session-flags>/config.toml:session_start:0:0"={trusted_hash="sha256:${'0'.repeat(64)}"}}'`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'belltower-codex-e2e-'));
+    const run = startHeadlessAgent({ spec: wrong, env: { ...home.env, BELLTOWER_CODEX_BIN: install.bin }, cwd: home.cwd, dir, session: `codex-review-${process.pid}`, flags: ['--timing', 'heldReleaseQuietMs=2000'] });
+    try {
+      let notice: string | undefined;
+      for (let tries = 0; notice === undefined && tries < 80; tries++) {
+        await sleep(250);
+        const [tile] = JSON.parse((await run.cli('ls', '--json')).stdout || '[]') as { notice?: string }[];
+        notice = tile?.notice;
+      }
+      expect(notice, run.describe()).toMatch(/Codex asks to review hooks/);
+      await run.type('3'); // "Continue without trusting (hooks won't run)"
+      await run.submit('');
+      await run.untilRecorded('OSC 7501 idle', (l) => l.type === 'osc' && l.code === 7501 && String(l.payload).startsWith('state=idle'), 20_000);
+      await sleep(300);
+      await run.submit('Say something first');
+      await run.wait('done', '30s');
+      // No SessionStart ran; the first turn's notify named the thread, and its rollout is followed
+      // from there on: the second turn's background job holds its done.
+      await run.untilRecorded('the rollout followed', (l) => l.type === 'transcript', 10_000).catch(() => undefined);
+      const mark = run.verdicts.length;
+      await run.submit('Run it in the background');
+      const finished = await run.untilRecorded('the job\'s completion in the rollout', (l) => l.type === 'transcript' && isCommandDone(l.record), 30_000);
+      await run.wait('done', '15s');
+      const done = run.verdicts.slice(mark).filter((v) => v.to === 'done');
+      expect(done, run.describe()).toHaveLength(1);
+      expect(done[0]!.t).toBeGreaterThan(finished.t);
+      expect(linesOf(run.recording(), 'hook', (l) => l.event === 'SessionStart')).toEqual([]);
+    } finally {
+      await run.stop();
+      await api.close();
+      home.cleanup();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

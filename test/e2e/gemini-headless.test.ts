@@ -8,26 +8,29 @@
  *
  * Two ways to hear from Gemini:
  * - hooks: belltower's command hooks (BeforeAgent, AfterAgent, BeforeTool, AfterTool,
- *   Notification, SessionStart, SessionEnd) through GEMINI_CLI_SYSTEM_DEFAULTS_PATH. Gemini 0.61
- *   loads that file only when it and every folder above it are owned by root and not
- *   group/other-writable (gemini-home.ts, geminiSystemFileFolder): these scenarios run only as
- *   root, with belltower's runtime folder under root's HOME, and skip elsewhere with the reason.
- *   Anywhere else belltower does not inject them and the tile runs on its title (tested below).
- * - title only (`--no-hooks`): what every other user gets today. `✋  Action Required` must read
- *   `unknown`, never `blocked`: Gemini shows it for a confirmation and also for a quiet shell.
+ *   Notification, SessionStart, SessionEnd) in the settings of the tile's own GEMINI_CLI_HOME
+ *   (src/agents/gemini-home.ts). They must work for a real user: belltower and Gemini run as an
+ *   unprivileged user (the test's own, or `belltower-e2e` when the tests run as root, as CI does:
+ *   test/support/unprivileged-user.ts), in folders that user owns.
+ * - title only (`--no-hooks`): `✋  Action Required` must read `unknown`, never `blocked`: Gemini
+ *   shows it for a confirmation and also for a quiet shell.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PINNED_VERSIONS, tryInstallGemini, type InstallResult } from '../support/claude-install.js';
 import { sleep } from '../support/fake-server.js';
-import { lastUserOf, shell, startFakeGemini, text, type FakeGemini, type GenerateRequest, type Reply } from '../support/fake-gemini.js';
-import { createGeminiHome, geminiSystemFileFolder, type GeminiHome } from '../support/gemini-home.js';
-import { AgentSessions, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
+import { apiError, hang, lastUserOf, shell, startFakeGemini, text, type FakeGemini, type GenerateRequest, type Reply } from '../support/fake-gemini.js';
+import { createGeminiHome, type GeminiHome } from '../support/gemini-home.js';
+import { AgentSessions, BELLTOWER_BIN, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
+import { unprivilegedUser, type Unprivileged } from '../support/unprivileged-user.js';
 
 const AGENT_VERSION = PINNED_VERSIONS.gemini;
 const FIXTURE_FOLDER = `gemini-${AGENT_VERSION}`;
 const RINGING = ['done', 'blocked', 'failed'];
+const sha256 = (file: string): string => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 type Session = AgentSession<FakeGemini, GeminiHome>;
 
@@ -36,31 +39,40 @@ interface StartOptions {
   confirmShell?: boolean;
   /** `--no-hooks`: the title is the only evidence. */
   titleOnly?: boolean;
-  /** Parent of the run's folder (state, recordings); default the temp folder. */
-  parent?: string;
+  /** The project folder's entry in the user's trust file (default TRUST_FOLDER). */
+  trust?: 'TRUST_FOLDER' | 'DO_NOT_TRUST';
+  /** More user settings (merged over the home's). */
+  settings?: Record<string, unknown>;
 }
 
 describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
   let install: InstallResult = { ok: false, reason: 'not attempted' };
-  const hookFolder = geminiSystemFileFolder();
+  let who: Unprivileged = { ok: false, reason: 'not checked' };
   const sessions = new AgentSessions<FakeGemini, GeminiHome>('gemini', FIXTURE_FOLDER, AGENT_VERSION);
 
   beforeAll(async () => {
     install = await tryInstallGemini({ log: (line) => console.error(`[gemini-install] ${line}`) });
-    if (!install.ok) console.warn(`[gemini-headless] skipping: ${install.reason}`);
-    else if (!hookFolder.ok) console.warn(`[gemini-headless] skipping the hook scenarios: ${hookFolder.reason}`);
+    if (!install.ok) return console.warn(`[gemini-headless] skipping: ${install.reason}`);
+    who = unprivilegedUser([install.bin, BELLTOWER_BIN]);
+    if (!who.ok) console.warn(`[gemini-headless] skipping the hook scenarios: ${who.reason}`);
   }, 15 * 60_000);
+
+  /** Skips unless Gemini is installed and an unprivileged user can run it. */
+  function ready(ctx: { skip(reason: string): never }): void {
+    if (!install.ok) ctx.skip(install.reason);
+    if (!who.ok) ctx.skip(who.reason);
+  }
 
   afterEach(() => sessions.teardown());
 
   async function start(script: Reply[], options: StartOptions = {}): Promise<Session> {
     if (!install.ok) throw new Error(install.reason);
     const api = await startFakeGemini({ script });
-    const home = createGeminiHome({ baseUrl: api.url, allowShell: !options.confirmShell });
+    const home = createGeminiHome({ baseUrl: api.url, allowShell: !options.confirmShell, ...(options.trust ? { trust: options.trust } : {}), ...(options.settings ? { settings: options.settings } : {}) });
     return sessions.start(api, home, {
       env: { BELLTOWER_GEMINI_BIN: install.bin },
-      parent: options.parent,
       flags: options.titleOnly ? ['--no-hooks'] : [],
+      runAs: who.ok ? who.user : null,
     });
   }
 
@@ -108,10 +120,14 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
   }
 
   describe('with belltower hooks', () => {
-    it('a plain prompt: BeforeAgent → working, AfterAgent → exactly one done (hook); /quit → exited', async (ctx) => {
-      if (!install.ok) return ctx.skip(install.reason);
-      if (!hookFolder.ok) return ctx.skip(hookFolder.reason);
-      const s = await start([text('Belltower gemini answer.', { firstByteDelayMs: 300 })], { parent: hookFolder.dir });
+    it("a plain prompt: BeforeAgent → working, AfterAgent → exactly one done (hook); the user's own hook runs, their settings unchanged", async (ctx) => {
+      ready(ctx);
+      // The user's own AfterAgent hook, which must keep running beside belltower's.
+      const userHookOut = path.join(os.tmpdir(), `belltower-gemini-user-hook-${process.pid}-${Date.now()}.json`);
+      const userHooks = { AfterAgent: [{ hooks: [{ type: 'command', command: `cat > ${userHookOut}`, timeout: 5000 }] }] };
+      const s = await start([text('Belltower gemini answer.', { firstByteDelayMs: 300 })], { settings: { hooks: userHooks } });
+      const settingsBefore = sha256(s.home.settingsPath);
+      expect(process.getuid?.() === 0 ? who.ok && who.user !== null && fs.statSync(s.home.cwd).uid === who.user.uid : true).toBe(true);
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await turn(s, 'Say something short for the belltower gemini test');
@@ -126,12 +142,21 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       // A recording keeps the answer's length, never the prompt or the answer (docs/recording-format.md).
       expect(after?.payload).toMatchObject({ prompt_response: 'Belltower gemini answer.'.length });
       expect(after?.payload).not.toHaveProperty('prompt');
+      // The user's hook ran too (and saw the whole payload); their settings file is byte for byte
+      // what it was, with no trace of belltower in it, and the tile's own Gemini home went with
+      // the tile.
+      expect(JSON.parse(fs.readFileSync(userHookOut, 'utf8'))).toMatchObject({ hook_event_name: 'AfterAgent', prompt_response: 'Belltower gemini answer.' });
+      fs.rmSync(userHookOut, { force: true });
+      expect(sha256(s.home.settingsPath)).toBe(settingsBefore);
+      expect(fs.readFileSync(s.home.settingsPath, 'utf8')).not.toContain('relay.sh');
+      expect(fs.readdirSync(path.join(s.dir, 'state', 'run', 'sessions'))).toEqual([]);
+      // The chat went to the user's real folder, through the tile's links.
+      expect(fs.readdirSync(path.join(s.home.geminiDir, 'tmp')).length).toBeGreaterThan(0);
     }, 90_000);
 
     it('a shell-command turn: BeforeTool and AfterTool keep it working, then one done', async (ctx) => {
-      if (!install.ok) return ctx.skip(install.reason);
-      if (!hookFolder.ok) return ctx.skip(hookFolder.reason);
-      const s = await start([shell('sleep 1'), text('Slept.')], { parent: hookFolder.dir });
+      ready(ctx);
+      const s = await start([shell('sleep 1'), text('Slept.')]);
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await turn(s, 'Sleep for a second');
@@ -148,10 +173,9 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     }, 90_000);
 
     it('a shell confirmation: Notification(ToolPermission) → blocked (hook, permission); Enter approves; done', async (ctx) => {
-      if (!install.ok) return ctx.skip(install.reason);
-      if (!hookFolder.ok) return ctx.skip(hookFolder.reason);
+      ready(ctx);
       const file = 'belltower-approved.txt';
-      const s = await start([shell(`touch ${file}`), text('File created.')], { parent: hookFolder.dir, confirmShell: true });
+      const s = await start([shell(`touch ${file}`), text('File created.')], { confirmShell: true });
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await s.run.submit('Create the file');
@@ -169,6 +193,56 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       // The ✋ title came too, and made no verdict: first-party evidence decides.
       expect(linesOf(lines, 'osc', (l) => l.code === 0 && String(l.payload).startsWith('\u270b')).length).toBeGreaterThan(0);
       expect(linesOf(lines, 'verdict').filter((v) => v.source === 'title').map((v) => v.to)).toEqual(['idle']);
+    }, 90_000);
+
+    it('a confirmation approved with the `1` key: no hook fires, the ✦ title says working at once, long before AfterTool', async (ctx) => {
+      ready(ctx);
+      const s = await start([shell('sleep 3; touch belltower-approved.txt'), text('File created.')], { confirmShell: true });
+      await settle(s.run);
+      const mark = s.run.verdicts.length;
+      await s.run.submit('Create the file');
+      await s.run.wait('blocked', '30s');
+      await s.run.untilRecorded('the ✋ title', (l) => l.type === 'osc' && l.code === 0 && String(l.payload).startsWith('\u270b'), 15_000);
+      await sleep(800);
+      await s.run.type('1'); // "Allow once", taken without Enter
+      const answered = await s.run.until('the answer', () => s.run.verdicts.slice(mark).find((v) => v.from === 'blocked'), 10_000);
+      await s.run.wait('done', '30s');
+      await sleep(1_000);
+      expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe()).toEqual(['working/hook', 'blocked/hook', 'working/title', 'done/hook']);
+      const lines = await quitAndCheck(s, 'hooks-confirmation-key');
+      // The shell ran ~3 s after the answer, and only then did a hook say so.
+      const afterTool = linesOf(lines, 'hook', (l) => l.event === 'AfterTool')[0];
+      expect(afterTool!.t - answered.t).toBeGreaterThanOrEqual(2_500);
+    }, 90_000);
+
+    // Both end in AfterAgent with "[no response text]"; the chat file the hooks name tells them apart.
+    it('an API error: failed (the chat file\'s error record), never done', async (ctx) => {
+      ready(ctx);
+      const s = await start([apiError(400, 'belltower gemini test error')]);
+      await settle(s.run);
+      const mark = s.run.verdicts.length;
+      await s.run.submit('This will fail');
+      await s.run.until('failed', () => s.run.verdicts.slice(mark).find((v) => v.to === 'failed'), 30_000);
+      await sleep(1_500);
+      expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'failed/transcript']);
+      const lines = await quitAndCheck(s, 'hooks-api-error');
+      expect(linesOf(lines, 'hook', (l) => l.event === 'AfterAgent')[0]?.payload).toMatchObject({ prompt_response: '[no response text]' });
+    }, 90_000);
+
+    it('Esc mid-answer: idle (the chat file\'s "Request cancelled."), never done, no ring', async (ctx) => {
+      ready(ctx);
+      const s = await start([hang()]);
+      await settle(s.run);
+      const mark = s.run.verdicts.length;
+      await s.run.submit('Take your time');
+      await s.api.waitForRequest((r) => r.kind === 'main', 15_000);
+      await sleep(1_000);
+      await s.run.type('\x1b');
+      await s.run.until('the interrupt', () => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), 15_000);
+      await sleep(1_500);
+      expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'idle/transcript']);
+      const lines = await quitAndCheck(s, 'hooks-interrupt');
+      expect(linesOf(lines, 'hook', (l) => l.event === 'AfterAgent')[0]?.payload).toMatchObject({ prompt_response: '[no response text]' });
     }, 90_000);
   });
 
@@ -207,13 +281,12 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     }, 90_000);
   });
 
-  // Gemini 0.61 skips a system-defaults file unless it and every parent folder are owned by root
-  // and not group/other-writable. Where belltower's runtime folder breaks that rule (any non-root
-  // user; root with the folder under /tmp) the tile must not claim hooks — else the quiet latch
-  // waits for a hook prompt that never comes — and must still finish the turn from the title.
-  it('where Gemini would skip our hook file: no hooks claimed, and the turn still ends in one done (title)', async (ctx) => {
-    if (!install.ok) return ctx.skip(install.reason);
-    const s = await start([text('Belltower gemini answer.')]);
+  // In a folder the user chose not to trust, Gemini runs no settings hook at all (the user's
+  // neither): the tile must not claim hooks — else the quiet latch waits for a hook prompt that
+  // never comes — and must still finish the turn from the title.
+  it('in a folder the user chose not to trust: no hooks claimed, and the turn still ends in one done (title)', async (ctx) => {
+    ready(ctx);
+    const s = await start([text('Belltower gemini answer.')], { trust: 'DO_NOT_TRUST' });
     await settle(s.run);
     await s.run.submit('Say something short for the belltower gemini test');
     expect((await s.run.wait('done', '30s')).code).toBe(0);
@@ -223,5 +296,9 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     const dones = s.run.verdicts.filter((v) => v.to === 'done');
     expect(dones).toHaveLength(1);
     expect(dones[0]?.source).toBe('title');
+    // The tile says why: in `ls` (and `why`), and in the log.
+    const [tile] = JSON.parse((await s.run.cli('ls', '--json')).stdout) as { notice?: string }[];
+    expect(tile?.notice).toMatch(/Gemini hooks are off for this tile: .* chose not to trust.*the title/);
+    expect(fs.readFileSync(path.join(s.dir, 'state', 'log', 'belltower.log'), 'utf8')).toMatch(/chose not to trust/);
   }, 90_000);
 });

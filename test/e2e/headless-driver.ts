@@ -79,7 +79,7 @@ export async function exitClaude(run: HeadlessAgent, timeoutMs = 15_000): Promis
  * A recording made fit to commit as a fixture. Two changes, neither seen by replay:
  * - the header gets `agentVersion` (the tile does not know the agent's version);
  * - transcript records the Claude transcript reader ignores (attachments, `api-request-*`,
- *   metadata: every type but user, assistant and system) keep only their type. They are ~90% of
+ *   metadata: every type but user, assistant, system and queue-operation) keep only their type. They are ~90% of
  *   a hooked recording (~170 KB a session): Claude Code's whole system prompt, tool and skill
  *   listings, the machine's OS version, the hook URL. The reader reads only `type` of them.
  * The caller replays the result with --check before keeping it.
@@ -101,7 +101,7 @@ export function fixtureText(recording: string, agentVersion: string): string {
 }
 
 /** Transcript record types src/sources/transcript/claude-transcript.ts reads beyond their type. */
-const READ_TRANSCRIPT_TYPES = ['user', 'assistant', 'system'];
+const READ_TRANSCRIPT_TYPES = ['user', 'assistant', 'system', 'queue-operation'];
 
 function insertAfter(object: Record<string, unknown>, after: string, key: string, value: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -34,8 +34,9 @@ function keptForm(text: string, file: string): string {
     const { t, seq, ...evidence } = line;
     return { ...keep(evidence), t, seq } as RecordingLine;
   });
-  const end = { type: 'end', t: last?.t ?? 0, seq: (last?.seq ?? 0) + 1 };
-  return [{ ...header, version: 2 }, ...kept, end].map((value) => JSON.stringify(value)).join('\n') + '\n';
+  // A version 2 recording already ends with its end line.
+  const end = last?.type === 'end' ? [] : [{ type: 'end', t: last?.t ?? 0, seq: (last?.seq ?? 0) + 1 }];
+  return [{ ...header, version: 2 }, ...kept, ...end].map((value) => JSON.stringify(value)).join('\n') + '\n';
 }
 
 /** Every string in a value, deeply. */

@@ -89,7 +89,7 @@ describe('Screen: styled runs', () => {
 });
 
 describe('Screen: OSC and replies', () => {
-  it('reports OSC 0, 2, 7501, 133, 7, 9 and 777 in stream order, and no others', async () => {
+  it('reports OSC 0, 2, 7501, 133, 7, 9, 777 and 99 in stream order, and no others', async () => {
     const screen = owned.screen();
     const seen: [number, string][] = [];
     screen.onOsc((code, payload) => seen.push([code, payload]));
@@ -98,7 +98,7 @@ describe('Screen: OSC and replies', () => {
       `${ESC}]0;◐ Claude Code\x07${ESC}]8;;http://x\x07link${ESC}]8;;\x07` +
         `${ESC}]7501;state=working:app=claude-code\x07${ESC}]2;title two${ESC}\\` +
         `${ESC}]133;C;cmdline=sleep\\ 12\x07${ESC}]7;file://host/tmp/a%20b${ESC}\\${ESC}]133;D;0\x07` +
-        `${ESC}]52;c;aGk=\x07${ESC}]9;hello\x07${ESC}]777;notify;Gemini CLI;done\x07${ESC}]1;icon\x07`,
+        `${ESC}]52;c;aGk=\x07${ESC}]9;hello\x07${ESC}]777;notify;Gemini CLI;done\x07${ESC}]1;icon\x07${ESC}]99;i=1:d=0;Claude Code${ESC}\\`,
     );
     expect(seen).toEqual([
       [0, '◐ Claude Code'],
@@ -109,6 +109,7 @@ describe('Screen: OSC and replies', () => {
       [133, 'D;0'],
       [9, 'hello'],
       [777, 'notify;Gemini CLI;done'],
+      [99, 'i=1:d=0;Claude Code'],
     ]);
     expect(screen.title).toBe('title two'); // xterm's own title handling still runs
   });

@@ -15,7 +15,6 @@
  *   `CONTINUOUS_INTEGRATION` or any `CI_*` variable): those are removed from the environment.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildAgentEnv, createAgentDirs } from './agent-env.js';
 
@@ -29,6 +28,8 @@ export interface GeminiHomeOptions {
   allowShell?: boolean;
   /** Project folder (default: a fresh temp folder, removed by cleanup). */
   cwd?: string;
+  /** The project folder's entry in trustedFolders.json (default TRUST_FOLDER). */
+  trust?: 'TRUST_FOLDER' | 'DO_NOT_TRUST';
   /** Merged over the generated settings.json (top-level keys replace). */
   settings?: Record<string, unknown>;
   /** Overrides/additions to the environment (`undefined` removes a variable). */
@@ -45,6 +46,8 @@ export interface GeminiHome {
   settingsPath: string;
   /** Environment to launch `gemini` with (complete: do not merge with process.env). */
   env: Record<string, string>;
+  /** The folders made here (HOME, and the project folder when made here): to hand to another user. */
+  folders: string[];
   /** Removes HOME (and the cwd when it was created here). Safe to call twice. */
   cleanup(): void;
 }
@@ -72,7 +75,7 @@ export function createGeminiHome(options: GeminiHomeOptions): GeminiHome {
   };
   const settingsPath = path.join(geminiDir, 'settings.json');
   fs.writeFileSync(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
-  fs.writeFileSync(path.join(geminiDir, 'trustedFolders.json'), `${JSON.stringify({ [cwd]: 'TRUST_FOLDER' }, null, 2)}\n`);
+  fs.writeFileSync(path.join(geminiDir, 'trustedFolders.json'), `${JSON.stringify({ [cwd]: options.trust ?? 'TRUST_FOLDER' }, null, 2)}\n`);
 
   const env = buildAgentEnv({
     home,
@@ -88,37 +91,7 @@ export function createGeminiHome(options: GeminiHomeOptions): GeminiHome {
     cwd,
     settingsPath,
     env,
+    folders: options.cwd === undefined ? [home, cwd] : [home],
     cleanup,
   };
-}
-
-/**
- * Gemini 0.61 reads a system settings or system-defaults file (where belltower puts its hooks,
- * through GEMINI_CLI_SYSTEM_DEFAULTS_PATH) only when the file and every folder above it are owned
- * by root and not writable by group or others; otherwise it shows "Security Warning: Skipping
- * system defaults file …" and runs without them (bundle: loadSystemFile →
- * isFileAndDirectorySecureSync). So belltower's Gemini hooks can arrive only for root, from a
- * runtime folder in such a chain.
- *
- * Returns a folder under which a test's BELLTOWER_STATE_DIR passes that check (the HOME of root,
- * usually /root, 0700), or why there is none.
- */
-export function geminiSystemFileFolder(): { ok: true; dir: string } | { ok: false; reason: string } {
-  const rule = 'Gemini 0.61 skips a system-defaults file unless it and every parent folder are owned by root and not group/other-writable';
-  const uid = process.getuid?.();
-  if (uid !== 0) return { ok: false, reason: `${rule}: belltower's hook file is owned by uid ${uid ?? '?'}` };
-  let dir: string;
-  try {
-    dir = fs.realpathSync.native(os.homedir());
-  } catch (error) {
-    return { ok: false, reason: `${rule}: no usable home folder (${(error as Error).message})` };
-  }
-  for (let d = dir; ; d = path.dirname(d)) {
-    const st = fs.statSync(d);
-    if (st.uid !== 0 || (st.mode & 0o022) !== 0) {
-      return { ok: false, reason: `${rule}: ${d} is owned by uid ${st.uid} with mode ${(st.mode & 0o777).toString(8)}` };
-    }
-    if (path.dirname(d) === d) break;
-  }
-  return { ok: true, dir };
 }

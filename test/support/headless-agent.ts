@@ -17,7 +17,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { request } from '../../src/control/control-client.js';
+import { socketPath } from '../../src/control/socket-path.js';
+import { belltowerDirs } from '../../src/platform/state-dir.js';
 import { sleep } from './fake-server.js';
+import { chownTree, type RunAs } from './unprivileged-user.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 export const BELLTOWER_BIN = join(repo, 'bin', 'belltower.js');
@@ -62,6 +66,8 @@ export interface HeadlessAgentOptions {
   session: string;
   /** Extra `run` flags, e.g. ['--no-psp']. */
   flags?: string[];
+  /** Run belltower (and so the agent) as this user; `dir` (everything in it) is handed to it. */
+  runAs?: RunAs | null;
 }
 
 export type WaitState = 'done' | 'blocked' | 'idle' | 'exited' | 'any';
@@ -83,9 +89,11 @@ export class HeadlessAgent {
     // Private like belltower's own folders (and never group-writable, whatever the umask).
     mkdirSync(state, { recursive: true, mode: 0o700 });
     mkdirSync(this.recordDir, { recursive: true, mode: 0o700 });
+    chownTree(options.dir, options.runAs ?? null);
     this.env = { ...options.env, BELLTOWER_STATE_DIR: state };
     const args = [BELLTOWER_BIN, 'run', '--headless', '--session', options.session, '--record', this.recordDir, '--capture-output', ...(options.flags ?? []), options.spec];
-    this.child = spawn(process.execPath, args, { cwd: options.cwd, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const user = options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {};
+    this.child = spawn(process.execPath, args, { cwd: options.cwd, env: this.env, stdio: ['ignore', 'pipe', 'pipe'], ...user });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.stderrText += chunk));
     this.exited = new Promise((resolve) =>
@@ -137,6 +145,16 @@ export class HeadlessAgent {
   async submit(text: string): Promise<void> {
     const sent = await this.cli('send', '1', text, '--enter');
     if (sent.code !== 0) throw new Error(`belltower send failed (${sent.code}): ${sent.stderr}`);
+  }
+
+  /**
+   * Sends to tile 1 over the control socket from this process: no CLI to start, so it lands within
+   * milliseconds (for timing-sensitive scenarios; `type` and `submit` are what a script runs).
+   */
+  async sendNow(text: string, enter: boolean): Promise<void> {
+    const path = socketPath(belltowerDirs({ env: this.env }).runtime, this.options.session);
+    const reply = await request(path, { op: 'send', tile: '1', text, enter });
+    if (!reply.ok) throw new Error(`send over the control socket failed: ${JSON.stringify(reply)}`);
   }
 
   /** `belltower wait 1 --for STATE --timeout T`; throws with the verdict stream when it fails. */
@@ -272,6 +290,9 @@ export interface AgentSessionOptions {
   parent?: string | undefined;
   /** Extra `run` flags. */
   flags?: string[] | undefined;
+  /** Run belltower and the agent as this user (see unprivileged-user.ts): the run's folder, the
+   * home and the project folder are handed to it. */
+  runAs?: RunAs | null | undefined;
 }
 
 /**
@@ -279,7 +300,7 @@ export interface AgentSessionOptions {
  * time: `start` runs belltower headless for the agent in a fresh folder, `teardown` (afterEach)
  * ends and removes it all, `quitAndCheck` quits the agent and checks that the recording replays.
  */
-export class AgentSessions<Api extends { close(): Promise<void> }, Home extends { env: Record<string, string>; cwd: string; cleanup(): void }> {
+export class AgentSessions<Api extends { close(): Promise<void> }, Home extends { env: Record<string, string>; cwd: string; cleanup(): void; folders?: string[] }> {
   private current: AgentSession<Api, Home> | undefined;
   private count = 0;
 
@@ -296,6 +317,7 @@ export class AgentSessions<Api extends { close(): Promise<void> }, Home extends 
   /** belltower running the agent from `home`, against `api`; ended by `teardown`. */
   start(api: Api, home: Home, options: AgentSessionOptions): AgentSession<Api, Home> {
     const dir = mkdtempSync(join(options.parent ?? tmpdir(), `belltower-${this.agent}-e2e-`));
+    for (const folder of home.folders ?? []) chownTree(folder, options.runAs ?? null);
     const run = startHeadlessAgent({
       spec: this.agent,
       env: { ...home.env, ...options.env },
@@ -303,6 +325,7 @@ export class AgentSessions<Api extends { close(): Promise<void> }, Home extends 
       dir,
       session: `${this.agent}-e2e-${process.pid}-${++this.count}`,
       flags: options.flags,
+      runAs: options.runAs ?? null,
     });
     this.current = { api, home, run, dir };
     return this.current;

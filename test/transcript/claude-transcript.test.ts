@@ -34,6 +34,15 @@ describe('claude transcript meaning', () => {
     expect(state.writesMarkers).toBe(true);
   });
 
+  it('a prompt queued mid-turn: only its removal from the queue (taken into the turn) is a signal', () => {
+    // Shapes observed on 2.1.332: enqueue when typed, then dequeue (its own turn) or remove.
+    const enqueue = { type: 'queue-operation', operation: 'enqueue', content: 'and then this' };
+    const dequeue = { type: 'queue-operation', operation: 'dequeue' };
+    const remove = { type: 'queue-operation', operation: 'remove', content: 'and then this', reason: 'absorbed_mid_turn' };
+    expect(run([enqueue, dequeue]).signals).toEqual([]);
+    expect(run([enqueue, remove]).signals).toEqual([{ type: 'queue-absorbed', source: 'transcript' }]);
+  });
+
   it('the marker carries pending background agents', () => {
     expect(run([r.prompt, r.endTurn, r.turnDurationWithAgent]).signals.at(-1)).toEqual({
       type: 'turn-end',

@@ -79,3 +79,40 @@ describe('OSC 7501 alone', () => {
     expect(s.rings).toEqual([]);
   });
 });
+
+describe('an answer only the title shows (Gemini approving a confirmation fires no hook)', () => {
+  const working = { type: 'working', detail: '✦  Working…' } as const;
+  const hand = { type: 'unknown', detail: '✋  Action Required' } as const;
+  const askThenAnswer = (s: Scenario) =>
+    s
+      .at(1_000, 'hook', prompt)
+      .at(1_010, 'title', working)
+      .at(1_500, 'hook', { type: 'blocked', kind: 'permission' })
+      .at(1_580, 'title', hand)
+      .at(6_000, 'title', working);
+
+  it('the title working again after the dialog ends the blocked verdict, without a ring', () => {
+    const s = askThenAnswer(new Scenario({ titleEndsBlocked: true }))
+      .at(20_000, 'hook', { type: 'working', detail: 'run_shell_command' })
+      .at(20_100, 'hook', stop())
+      .until(60_000);
+    expect(s.states).toEqual(['working', 'blocked', 'working', 'done']);
+    expect(s.times('working')).toEqual([1_000, 6_000]);
+    expect(s.rings).toEqual(['blocked', 'done']);
+  });
+
+  it('not for an agent that reports the answer itself: the title decides nothing there', () => {
+    const s = askThenAnswer(new Scenario({ titleEndsBlocked: false })).until(10_000);
+    expect(s.now).toBe('blocked');
+  });
+
+  it('a title that never left working since before the dialog is no answer', () => {
+    const s = new Scenario({ titleEndsBlocked: true })
+      .at(1_000, 'hook', prompt)
+      .at(1_010, 'title', working)
+      .at(1_500, 'hook', { type: 'blocked', kind: 'permission' })
+      .at(1_600, 'title', working)
+      .until(10_000);
+    expect(s.now).toBe('blocked');
+  });
+});

@@ -15,6 +15,7 @@ const body: fc.Arbitrary<SignalBody> = fc.oneof(
   fc.record({ type: fc.constant('blocked' as const), kind: fc.constantFrom('permission', 'question' as const) }),
   fc.constant({ type: 'failed' as const }),
   fc.constant({ type: 'interrupted' as const }),
+  fc.constant({ type: 'queue-absorbed' as const }),
   fc.record({ type: fc.constant('quiet-latch' as const), why: fc.constantFrom('clear', 'compact' as const), phase: fc.constantFrom('begin', 'end' as const) }),
   fc.record({ type: fc.constant('subagent-start' as const), id: ids }),
   fc.record({ type: fc.constant('subagent-stop' as const), id: ids }),

@@ -7,6 +7,7 @@ export interface ScenarioOptions {
   promptsFromHooks?: boolean;
   titleRestIsDone?: boolean;
   exitIsOutcome?: boolean;
+  titleEndsBlocked?: boolean;
   timing?: Partial<Timing>;
 }
 
@@ -22,6 +23,7 @@ export class Scenario {
       promptsFromHooks: options.promptsFromHooks ?? true,
       titleRestIsDone: options.titleRestIsDone ?? true,
       exitIsOutcome: options.exitIsOutcome ?? false,
+      titleEndsBlocked: options.titleEndsBlocked ?? false,
     };
     this.state = initialState(engine);
   }

@@ -37,9 +37,11 @@ describe('a plain turn', () => {
     expect(s.rings).toEqual(['done']);
   });
 
-  it('a new prompt before the held done is released cancels it: the user is right there', () => {
+  it('a new prompt before the held done is released releases it first, without a ring: the user is right there', () => {
     const s = new Scenario().at(1_000, 'hook', prompt).at(2_000, 'hook', stop()).at(2_300, 'hook', prompt).until(60_000);
-    expect(s.count('done')).toBe(0);
+    expect(s.states).toEqual(['working', 'done', 'working']);
+    expect(s.times('done')).toEqual([2_300]);
+    expect(s.rings).toEqual([]);
     expect(s.now).toBe('working');
   });
 
@@ -73,6 +75,15 @@ describe('a plain turn', () => {
     expect(t.rings).toEqual([]);
   });
 
+  it("the end an agent still reports after the user's interrupt is no done (Gemini: Esc, then AfterAgent)", () => {
+    const s = new Scenario().at(1_000, 'hook', prompt).at(4_000, 'transcript', { type: 'interrupted' }).at(4_010, 'hook', stop()).until(60_000);
+    expect(s.states).toEqual(['working', 'idle']);
+    expect(s.rings).toEqual([]);
+    // The next turn ends in a done as usual.
+    s.at(70_000, 'hook', prompt).at(71_000, 'hook', stop()).until(100_000);
+    expect(s.times('done')).toEqual([71_750]);
+  });
+
   it('an agent error is failed, and rings', () => {
     const s = new Scenario().at(1_000, 'hook', prompt).at(2_000, 'hook', { type: 'failed', detail: 'API Error: 400' }).until(60_000);
     expect(s.now).toBe('failed');
@@ -90,9 +101,10 @@ describe('a plain turn', () => {
 });
 
 describe('ordering', () => {
-  it('two signals in the same millisecond are ordered by sequence number: prompt after Stop wins', () => {
+  it('two signals in the same millisecond are ordered by sequence number: the prompt after the Stop ends that turn and starts the next', () => {
     const s = new Scenario().at(1_000, 'hook', prompt).at(2_000, 'hook', stop(), 5).at(2_000, 'hook', prompt, 6).until(60_000);
-    expect(s.count('done')).toBe(0);
+    expect(s.states).toEqual(['working', 'done', 'working']);
+    expect(s.rings).toEqual([]);
     expect(s.now).toBe('working');
   });
 

@@ -6,7 +6,8 @@
  *
  * A turn that produced no text — an API error, or the user's Esc — still fires AfterAgent, with
  * the placeholder response NO_RESPONSE (seen on 0.61.0 for both; nothing in the hooks tells them
- * apart). It stays a turn end, but its detail must not read as an 18-character answer.
+ * apart, the chat file does: transcript/gemini-chat.ts). It stays a turn end, but its detail must
+ * not read as an 18-character answer.
  */
 import { z } from 'zod';
 import type { SignalBody, SourceSignal } from '../../verdict/signals.js';

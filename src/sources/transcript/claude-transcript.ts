@@ -13,6 +13,8 @@
  *   is an interrupt, an error or a blocking Stop hook, never a finished turn.
  * - Working: a user prompt, a tool_use awaiting its result, a tool result awaiting the model.
  * - "[Request interrupted by user…]" → interrupted; an API error record → failed.
+ * - `queue-operation` `remove`: a prompt queued mid-turn was taken into the running turn (or
+ *   dropped) and starts no turn of its own.
  * - Metadata (file-history-snapshot, last-prompt, mode, permission-mode, attachments, summaries,
  *   local-command echoes, meta and sidechain records) changes nothing: it is appended late, at the
  *   next input, so the last line of the file is often not the meaningful one.
@@ -56,6 +58,11 @@ export function readClaudeRecord(state: ClaudeTranscriptState, record: unknown):
       return assistant(state, record);
     case 'user':
       return user(state, record);
+    case 'queue-operation':
+      // A prompt typed mid-turn waits in Claude's queue: `dequeue` starts its own turn (its user
+      // record follows), `remove` takes it away without one (`absorbed_mid_turn`: fed into the
+      // running turn; observed on 2.1.332).
+      return record.operation === 'remove' ? emit(state, { type: 'queue-absorbed' }) : unchanged(state);
     default:
       return unchanged(state); // metadata and attachments
   }
@@ -153,7 +160,7 @@ export const claudeTranscriptReader = {
 };
 
 // Flags and numbers the reader looks at, kept as they are.
-const KEPT_FIELDS = ['type', 'subtype', 'isSidechain', 'isMeta', 'isCompactSummary', 'isApiErrorMessage', 'pendingBackgroundAgentCount', 'durationMs'];
+const KEPT_FIELDS = ['type', 'subtype', 'operation', 'isSidechain', 'isMeta', 'isCompactSummary', 'isApiErrorMessage', 'pendingBackgroundAgentCount', 'durationMs'];
 
 /**
  * A Claude transcript record as a recording keeps it: its kind and flags, the kinds of its content

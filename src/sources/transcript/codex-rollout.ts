@@ -6,13 +6,20 @@
  *   {"type":"event_msg","payload":{"type":"task_complete","duration_ms":…}} → turn-end
  *   {"type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}} → interrupted
  *
- * Records can follow the end marker (a background job's completion): they say nothing here.
+ * A command still running when Codex hands back to the model (a background job) is a tool output
+ * that says `Process running with session ID N`; its `item_completed` (CommandExecution, the call
+ * id as its id) comes when the process ends — after `task_complete` when the turn ended first, which
+ * Codex does (and says `done`) while the job runs. Each such job is a child that gates the done.
  */
 import type { SourceSignal } from '../../verdict/signals.js';
 
+const STILL_RUNNING = /Process running with session ID \d+/;
+
 export function codexRolloutSignals(record: unknown): SourceSignal[] {
-  if (!isObject(record) || record.type !== 'event_msg' || !isObject(record.payload)) return [];
+  if (!isObject(record) || !isObject(record.payload)) return [];
   const payload = record.payload;
+  if (record.type === 'response_item') return responseItem(payload);
+  if (record.type !== 'event_msg') return [];
   switch (payload.type) {
     case 'task_started':
       return [{ type: 'turn-start', real: true, source: 'transcript' }];
@@ -22,9 +29,30 @@ export function codexRolloutSignals(record: unknown): SourceSignal[] {
     }
     case 'turn_aborted':
       return [{ type: 'interrupted', source: 'transcript' }];
+    case 'item_completed': {
+      const item = payload.item;
+      if (!isObject(item) || item.type !== 'CommandExecution' || typeof item.id !== 'string') return [];
+      // Closing a command that never ran in the background changes nothing.
+      return [{ type: 'child', id: item.id, open: false, detail: 'command finished', source: 'transcript' }];
+    }
     default:
       return [];
   }
+}
+
+function responseItem(payload: Record<string, unknown>): SourceSignal[] {
+  if (payload.type !== 'function_call_output' || typeof payload.call_id !== 'string') return [];
+  const text = outputText(payload.output);
+  if (!STILL_RUNNING.test(text)) return [];
+  return [{ type: 'child', id: payload.call_id, open: true, detail: 'a command still running', source: 'transcript' }];
+}
+
+/** A tool output is a string, or content items with text. */
+function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output)) return output.map((item) => (isObject(item) && typeof item.text === 'string' ? item.text : '')).join('\n');
+  if (isObject(output) && typeof output.content === 'string') return output.content;
+  return '';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -38,11 +66,19 @@ export const codexRolloutReader = {
   forRecording: (record: unknown): unknown => codexRecordForRecording(record),
 };
 
-/** A rollout record as a recording keeps it: its type, and its event's type, duration and reason. */
+/**
+ * A rollout record as a recording keeps it: its type; its event's type, duration and reason; a
+ * tool output's call id and, of its text, only the "still running" marker; a completed command's
+ * id. Commands, outputs and messages are never recorded.
+ */
 export function codexRecordForRecording(record: unknown): unknown {
   if (!isObject(record)) return null;
   const payload = isObject(record.payload) ? record.payload : undefined;
   const kept: Record<string, unknown> = {};
-  if (payload) for (const key of ['type', 'duration_ms', 'reason']) if (Object.hasOwn(payload, key)) kept[key] = payload[key];
+  if (payload) {
+    for (const key of ['type', 'duration_ms', 'reason', 'call_id']) if (Object.hasOwn(payload, key)) kept[key] = payload[key];
+    if (payload.type === 'function_call_output') kept.output = STILL_RUNNING.exec(outputText(payload.output))?.[0] ?? '';
+    if (isObject(payload.item) && payload.item.type === 'CommandExecution') kept.item = { type: payload.item.type, id: payload.item.id };
+  }
   return { type: record.type, ...(payload ? { payload: kept } : {}) };
 }

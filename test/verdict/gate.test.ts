@@ -229,3 +229,20 @@ describe('what the gate tracks is bounded', () => {
     expect(s.state.why.at(-1)?.note).toMatch(/136 declared background tasks not tracked: more than 64/);
   });
 });
+
+describe('noise: what is not the tile’s own turn end never rings', () => {
+  it('subagents starting and stopping, and teammates going idle, ring nothing; the real Stop rings once', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(1_500, 'hook', { type: 'subagent-start', id: 'a1' })
+      .at(1_600, 'hook', { type: 'subagent-start', id: 'a2' })
+      .at(4_000, 'hook', { type: 'subagent-stop', id: 'a1', background: [] })
+      .at(5_000, 'hook', { type: 'teammate-idle', name: 'reviewer' })
+      .at(6_000, 'hook', { type: 'subagent-stop', id: 'a2', background: [] })
+      .until(60_000);
+    expect(s.rings).toEqual([]);
+    expect(s.count('done')).toBe(0);
+    s.at(61_000, 'hook', stop([])).until(120_000);
+    expect(s.rings).toEqual(['done']);
+  });
+});

@@ -3,7 +3,7 @@
  * table is this data).
  */
 import { claudeHookForRecording, claudeHookSignals } from '../sources/hooks/claude-hooks.js';
-import { codexNotifyForRecording, codexNotifySignals } from '../sources/hooks/codex-notify.js';
+import { codexHookForRecording, codexNotifyForRecording, codexNotifySignals } from '../sources/hooks/codex-notify.js';
 import { geminiHookForRecording, geminiHookSignals } from '../sources/hooks/gemini-hooks.js';
 import { claudeTranscriptReader } from '../sources/transcript/claude-transcript.js';
 import { codexRolloutReader } from '../sources/transcript/codex-rollout.js';
@@ -53,7 +53,7 @@ export const CODEX: AgentProfile = {
   exitIsOutcome: false,
   slashCommands: true,
   hooks: null,
-  hooksForRecording: null,
+  hooksForRecording: codexHookForRecording,
   transcript: codexRolloutReader,
   notify: codexNotifySignals,
   notifyForRecording: codexNotifyForRecording,

@@ -16,8 +16,8 @@ import { BELL_MODES } from '../ui/bell.js';
 import type { BellMode } from '../ui/bell.js';
 import { colorDepthFrom } from '../ui/color-depth.js';
 import { DEFAULT_QUIET_PERIOD_MS } from '../ui/attention.js';
-import { GridApp, initialSizes } from '../ui/grid-app.js';
-import type { TileSettings } from '../ui/grid-app.js';
+import type { GridApp, TileSettings } from '../ui/grid-app.js';
+import { initialSizes } from '../ui/initial-sizes.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
 import { chooseNotifier, multiplexer, NOTIFY_CHOICES } from '../ui/notify.js';
 import type { NotifyChoice } from '../ui/notify.js';
@@ -197,6 +197,9 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(null, 'time is up'), style.stopAfterMs);
   try {
     terminal.enter({ mouse: flags.mouse === true });
+    // The grid's modules (Ink, React) load while the agents start: neither waits for the other.
+    const loadingApp = import('../ui/grid-app.js');
+    loadingApp.catch(() => undefined); // awaited below; a quit before that must not leave it unhandled
     const settings = new Map<number, TileSettings>();
     for (const [i, launch] of setup.launches.entries()) {
       const size = sizeOf(i);
@@ -213,6 +216,7 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
       if (finishing) break;
     }
     if (!finishing) {
+      const { GridApp } = await loadingApp;
       app = new GridApp({
         view: tiles,
         terminal,

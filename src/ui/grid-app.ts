@@ -19,6 +19,7 @@ import { nextAgeChange, showsAge } from './format.js';
 import { FrameWriter } from './frame-writer.js';
 import { flushPending, INITIAL_PARSER, parseInput } from './input-parser.js';
 import type { InputEvent, ParserState } from './input-parser.js';
+import { compactSize } from './initial-sizes.js';
 import { lastLineOf } from './last-line.js';
 import { layout } from './layout.js';
 import type { Layout, Rect } from './layout.js';
@@ -189,7 +190,9 @@ export class GridApp {
     for (const effect of effects) this.perform(effect);
     if (this.ui !== before) {
       if (this.ui.zoomed !== before.zoomed || this.ui.selected !== before.selected || this.ui.layoutMode !== before.layoutMode || this.ui.hideIdle !== before.hideIdle) this.applySizes();
-      this.markChrome();
+      // Keys typed into a focused tile change only what the chrome never shows (the line being
+      // typed): re-rendering it for each of them cost a whole chrome frame per keystroke.
+      if (chromeChanged(before, this.ui)) this.markChrome();
     }
   }
 
@@ -512,24 +515,21 @@ export class GridApp {
   }
 }
 
-/** The size a compact row's program runs at: the largest tile body shown, or half the screen. */
-export function compactSize(l: Layout, cols: number, rows: number): { width: number; height: number } {
-  let best = { width: Math.max(20, cols - 2), height: Math.max(3, Math.floor((rows - 1) / 2) - 2) };
-  if (l.kind !== 'grid') return best;
-  const large = l.tiles.filter((t) => t.kind !== 'row');
-  if (large.length > 0) best = large.reduce((a, t) => (t.body.width * t.body.height > a.width * a.height ? { width: t.body.width, height: t.body.height } : a), { width: 0, height: 0 });
-  return best;
-}
-
-/** The size each tile's program starts at, before the grid's first frame. */
-export function initialSizes(cols: number, rows: number, count: number): { width: number; height: number }[] {
-  const l = layout({ cols, rows, count, mode: 'auto', large: [0], selected: 0 });
-  const row = compactSize(l, cols, rows);
-  return Array.from({ length: count }, (_, i) => {
-    const tile = l.kind === 'grid' ? l.tiles.find((t) => t.index === i) : undefined;
-    if (!tile || tile.kind === 'row') return row;
-    return { width: tile.body.width, height: tile.body.height };
-  });
+/** Whether the chrome shows a difference between two UI states: every field but the line being
+ * typed, the time focus was left, and the last click, which it never shows. */
+export function chromeChanged(a: UiState, b: UiState): boolean {
+  return (
+    a.mode !== b.mode ||
+    a.selected !== b.selected ||
+    a.zoomed !== b.zoomed ||
+    a.overlay !== b.overlay ||
+    a.note !== b.note ||
+    a.windowFocused !== b.windowFocused ||
+    a.attention !== b.attention ||
+    a.layoutMode !== b.layoutMode ||
+    a.hideIdle !== b.hideIdle ||
+    a.scroll !== b.scroll
+  );
 }
 
 /** The folder a tile's rows are grouped under: the last part of its path. */

@@ -338,9 +338,13 @@ function focusInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step 
   return { state: lookAt({ ...state, typed: nextTyped(state.typed, event.name, event.raw) }, tile), effects };
 }
 
+/** Only a line's start matters (a slash command): a longer line is not kept whole. */
+const TYPED_KEPT = 64;
+
 /** What the prompt line holds after a key, as far as keys tell (null once they cannot). */
 function nextTyped(typed: string | null, name: string, raw: string): string | null {
   if (typed === null) return null;
+  if (typed.length >= TYPED_KEPT && name !== 'backspace' && name !== 'ctrl-h' && name !== 'ctrl-u' && name !== 'ctrl-c') return typed;
   if (name === 'backspace' || name === 'ctrl-h') return typed.slice(0, -1);
   if (name === 'ctrl-u' || name === 'ctrl-c') return '';
   // A printable character (one code point, not a control or escape sequence).

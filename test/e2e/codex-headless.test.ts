@@ -248,6 +248,14 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
   }, 90_000);
 
   /** The rollout the tile followed: the path of its transcript lines (one file per tile). */
+  /** The rollout file of that name under CODEX_HOME/sessions (YYYY/MM/DD/…). */
+  function findRollout(codexHome: string, name: string): string {
+    const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name === name ? [path.join(dir, e.name)] : []));
+    const found = walk(path.join(codexHome, 'sessions'));
+    if (found.length !== 1) throw new Error(`expected one rollout named ${name}, found ${found.length}`);
+    return found[0]!;
+  }
+
   function rolloutPaths(lines: RecordingLine[]): string[] {
     return [...new Set(linesOf(lines, 'transcript').map((l) => String(l.path)))];
   }
@@ -276,6 +284,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     // The rollout came from belltower's SessionStart hook, reviewed on the command line: no dialog.
     const start = linesOf(lines, 'hook', (l) => l.event === 'SessionStart')[0]?.payload as { source?: string; transcript_path?: string } | undefined;
     expect(start).toMatchObject({ source: 'startup' });
+    // A recording keeps the rollout's file name (never its folder, which names the user).
     expect(rolloutPaths(lines)).toEqual([start?.transcript_path]);
     expect(linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload)).toContain('state=done:app=codex');
   }, 90_000);
@@ -345,10 +354,11 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
       });
       expect(files[0]!.path).not.toBe(files[1]!.path);
       for (const [i, file] of files.entries()) {
-        // Each tile read its own thread: its own prompt, and never the other's.
-        const texts = JSON.stringify(linesOf(file.lines, 'transcript').map((l) => l.record));
-        expect(texts).toContain(prompts[i] as string);
-        expect(texts).not.toContain(prompts[1 - i] as string);
+        // Each tile read its own thread: its own prompt, and never the other's. (A recording keeps
+        // the rollout file's name, not its text: the file itself says whose thread it is.)
+        const onDisk = fs.readFileSync(findRollout(home.codexHome, file.path), 'utf8');
+        expect(onDisk).toContain(prompts[i] as string);
+        expect(onDisk).not.toContain(prompts[1 - i] as string);
       }
     } finally {
       await Promise.all(runs.map((run) => run.stop()));

@@ -125,10 +125,12 @@ export class HeadlessAgent {
     return this.verdicts.slice(from).map((v) => v.to);
   }
 
-  /** A control command (`ls`, `send`, `wait`) against this run's socket. */
+  /** A control command (`ls`, `send`, `wait`) against this run's socket, as the user belltower runs
+   * as: its socket is that user's alone (a client refuses a folder another user owns). */
   cli(...args: string[]): Promise<CliResult> {
+    const user = this.options.runAs ? { uid: this.options.runAs.uid, gid: this.options.runAs.gid } : {};
     return new Promise((resolve) => {
-      execFile(process.execPath, [BELLTOWER_BIN, ...args, '--session', this.options.session], { cwd: this.options.cwd, env: this.env }, (error, stdout, stderr) => {
+      execFile(process.execPath, [BELLTOWER_BIN, ...args, '--session', this.options.session], { cwd: this.options.cwd, env: this.env, ...user }, (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
       });

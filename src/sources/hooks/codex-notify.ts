@@ -41,3 +41,15 @@ export function codexNotifyForRecording(payload: Record<string, unknown>): Recor
   if ('last-assistant-message' in payload) out['last-assistant-message'] = textLength(payload['last-assistant-message']);
   return out;
 }
+
+/**
+ * A Codex hook as a recording keeps it (belltower adds only SessionStart, to learn its rollout):
+ * the event, the session, where it started from, and the rollout file's name — never the folder
+ * path (it names the user and the project).
+ */
+export function codexHookForRecording(_event: string, payload: Record<string, unknown>): Record<string, unknown> {
+  const out = pick(payload, ['session_id', 'hook_event_name', 'source']);
+  const path = payload.transcript_path;
+  if (typeof path === 'string') out.transcript_path = path.split(/[\\/]/).at(-1) ?? '';
+  return out;
+}

@@ -20,9 +20,9 @@ import { pathToFileURL } from 'node:url';
 /** The Ink version whose `Output` this mirrors (node_modules/ink/build/output.js). */
 export const INK_VERSION = '6.8.0';
 
-/** Distinct rows remembered before the cache starts over. A 240×65 grid with every tile in every
- * state is a few hundred rows. */
-const MAX_ROWS = 4096;
+/** Rows remembered, the least recently used forgotten first: a frame is at most a few hundred
+ * rows, and a remembered row (its key and its text) is about 2 KB. */
+export const MAX_ROWS = 1024;
 
 type Transformer = (line: string, index: number) => string;
 
@@ -36,7 +36,6 @@ interface InkOutput {
   width: number;
   height: number;
   operations: Operation[];
-  caches: object;
   write(x: number, y: number, text: string, options: { transformers: Transformer[] }): void;
   get(): { output: string; height: number };
 }
@@ -47,11 +46,13 @@ export interface RowCacheStats {
   rowsBuilt: number;
   rowsReused: number;
   framesDelegated: number;
+  /** Rows remembered now (at most MAX_ROWS). */
+  rowsHeld: number;
 }
 
-const stats: RowCacheStats = { rowsBuilt: 0, rowsReused: 0, framesDelegated: 0 };
+const stats: Omit<RowCacheStats, 'rowsHeld'> = { rowsBuilt: 0, rowsReused: 0, framesDelegated: 0 };
+/** Row key → row text, in least-recently-used order (a Map iterates in insertion order). */
 const rows = new Map<string, string>();
-let sharedCaches: object | null = null;
 let installed: { Output: OutputClass; original: InkOutput['get'] } | null = null;
 
 /** Ink's installed version and its Output class, loaded from the module Ink itself renders with. */
@@ -89,7 +90,7 @@ export function uninstallInkRowCache(): void {
 
 /** Counters since the process started (benchmarks and tests). */
 export function inkRowCacheStats(): Readonly<RowCacheStats> {
-  return { ...stats };
+  return { ...stats, rowsHeld: rows.size };
 }
 
 /** Ink's own `get`, whether or not the cache is installed (tests compare against it). */
@@ -105,9 +106,6 @@ function rowCachedGet(output: InkOutput, Output: OutputClass, original: InkOutpu
     stats.framesDelegated++;
     return original.call(output);
   }
-  // Ink's widths and tokens are pure functions of the text: one set of caches for every frame.
-  sharedCaches ??= (new Output({ width: 0, height: 0 }) as InkOutput).caches;
-
   // The pieces that land on each row, in the order Ink would place them. This mirrors Ink's loop
   // (output.js, `get`) without clipping: a text's lines go on consecutive rows from its `y`, and
   // once a line finds no row there, no later line of that text is placed (Ink stops advancing).
@@ -145,24 +143,22 @@ function rowCachedGet(output: InkOutput, Output: OutputClass, original: InkOutpu
     let row = rows.get(key);
     if (row === undefined) {
       row = buildRow(width, onRow, Output, original);
-      if (rows.size >= MAX_ROWS) {
-        rows.clear();
-        sharedCaches = null; // Ink's caches are unbounded maps: start them over too
-      }
-      rows.set(key, row);
       stats.rowsBuilt++;
     } else {
+      rows.delete(key); // to the back of the line: recently used
       stats.rowsReused++;
     }
+    rows.set(key, row);
+    if (rows.size > MAX_ROWS) rows.delete(rows.keys().next().value as string);
     out[y] = row;
   }
   return { output: out.join('\n'), height };
 }
 
-/** One row, by Ink's own `get`, from pieces already transformed. */
+/** One row, by Ink's own `get`, from pieces already transformed. Its caches die with it: kept
+ * across frames, Ink's token cache holds an object per character of every line it ever saw. */
 function buildRow(width: number, onRow: [number, string][], Output: OutputClass, original: InkOutput['get']): string {
   const one = new Output({ width, height: 1 });
-  if (sharedCaches) one.caches = sharedCaches;
   for (const [x, line] of onRow) one.write(x, 0, line, { transformers: [] });
   return original.call(one).output;
 }

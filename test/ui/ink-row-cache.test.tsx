@@ -14,7 +14,7 @@ import { DEFAULT_ESCAPE_KEY } from '../../src/ui/keymap.js';
 import { layout } from '../../src/ui/layout.js';
 import { overlayContent, overlayRect } from '../../src/ui/overlay.js';
 import { INITIAL_UI } from '../../src/ui/ui-state.js';
-import { INK_VERSION, inkOriginalGet, inkRowCacheStats, installInkRowCache, uninstallInkRowCache } from '../../src/ui/ink-row-cache.js';
+import { INK_VERSION, MAX_ROWS, inkOriginalGet, inkRowCacheStats, installInkRowCache, uninstallInkRowCache } from '../../src/ui/ink-row-cache.js';
 
 // chalk decides on colours when it loads: force them, then load Ink and the chrome.
 let ChromeRenderer: typeof import('../../src/ui/chrome-renderer.js').ChromeRenderer;
@@ -83,6 +83,19 @@ describe('the row-cached Output.get', () => {
       const ops: Op[] = [{ x, y: 1, text: 'ab', transform: 1 }];
       expect(frameOf(12, 3, ops).get()).toEqual(ink.get.call(frameOf(12, 3, ops)));
     }
+  });
+
+  it('remembers a bounded number of rows, the most recently used', async () => {
+    await installInkRowCache();
+    const kept: Op[] = [{ x: 0, y: 0, text: 'kept', transform: 1 }];
+    for (let i = 0; i < MAX_ROWS + 100; i++) {
+      frameOf(20, 2, [...kept, { x: 0, y: 1, text: `row ${i}`, transform: 0 }]).get();
+      expect(inkRowCacheStats().rowsHeld).toBeLessThanOrEqual(MAX_ROWS);
+    }
+    // The row used in every frame was never the least recently used: still remembered.
+    const before = inkRowCacheStats();
+    frameOf(20, 1, kept).get();
+    expect(inkRowCacheStats().rowsBuilt).toBe(before.rowsBuilt);
   });
 
   it("leaves frames with clipping to Ink's own", async () => {

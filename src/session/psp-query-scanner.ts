@@ -17,18 +17,18 @@ const SUB = '\x1a';
 export const ST = '\x1b\\';
 const QUERY = '7501;?';
 
-type State =
-  | { kind: 'ground' }
-  | { kind: 'esc' }
-  /** Inside an OSC whose first `matched` characters equal QUERY's. */
-  | { kind: 'prefix'; matched: number }
-  /** Inside an OSC that is not a 7501 query: wait for its end. */
-  | { kind: 'other-osc' };
-
-const GROUND: State = { kind: 'ground' };
+// The scanner's state, as numbers: it runs over every byte of every output chunk, and an object
+// per escape sequence (there is one per colour change) was a measurable share of a flood's cost.
+const GROUND = 0;
+const ESCAPE = 1;
+/** Inside an OSC whose first `matched` characters equal QUERY's. */
+const PREFIX = 2;
+/** Inside an OSC that is not a 7501 query: wait for its end. */
+const OTHER_OSC = 3;
 
 export class PspQueryScanner {
-  private state: State = GROUND;
+  private state = GROUND;
+  private matched = 0;
   private readonly terminators: string[] = [];
 
   /** Scan the next chunk of raw output, in stream order. */
@@ -37,7 +37,7 @@ export class PspQueryScanner {
     while (i < data.length) {
       // On the ground only an ESC can start a query: jump to it (this runs over every byte of a
       // flood, so it must not step through plain text character by character).
-      if (this.state.kind === 'ground') {
+      if (this.state === GROUND) {
         i = data.indexOf(ESC, i);
         if (i < 0) return;
       }
@@ -52,32 +52,36 @@ export class PspQueryScanner {
   }
 
   private step(ch: string): void {
-    const s = this.state;
     if (ch === ESC) {
       // ESC ends any OSC in xterm; a query that ends here used ST.
-      if (s.kind === 'prefix' && s.matched === QUERY.length) this.terminators.push(ST);
-      this.state = { kind: 'esc' };
+      if (this.state === PREFIX && this.matched === QUERY.length) this.terminators.push(ST);
+      this.state = ESCAPE;
       return;
     }
-    switch (s.kind) {
-      case 'ground':
+    switch (this.state) {
+      case GROUND:
         return;
-      case 'esc':
-        this.state = ch === ']' ? { kind: 'prefix', matched: 0 } : GROUND;
+      case ESCAPE:
+        if (ch === ']') {
+          this.state = PREFIX;
+          this.matched = 0;
+        } else {
+          this.state = GROUND;
+        }
         return;
-      case 'prefix':
+      case PREFIX:
         if (ch === BEL) {
-          if (s.matched === QUERY.length) this.terminators.push(BEL);
+          if (this.matched === QUERY.length) this.terminators.push(BEL);
           this.state = GROUND;
         } else if (ch === CAN || ch === SUB) {
           this.state = GROUND;
-        } else if (s.matched < QUERY.length && ch === QUERY[s.matched]) {
-          this.state = { kind: 'prefix', matched: s.matched + 1 };
+        } else if (this.matched < QUERY.length && ch === QUERY[this.matched]) {
+          this.matched++;
         } else {
-          this.state = { kind: 'other-osc' };
+          this.state = OTHER_OSC;
         }
         return;
-      case 'other-osc':
+      case OTHER_OSC:
         if (ch === BEL || ch === CAN || ch === SUB) this.state = GROUND;
         return;
     }

@@ -10,6 +10,11 @@ import { PassThrough } from 'node:stream';
 import { render } from 'ink';
 import type { Instance } from 'ink';
 import type { ReactElement } from 'react';
+import { installInkRowCache } from './ink-row-cache.js';
+
+// Before the first frame: Ink's own frame builder costs as much for one changed header as for a
+// new screen (docs/performance.md). It stays Ink's own on any other Ink version.
+await installInkRowCache();
 
 /** What Ink needs of a stdout: a size, resize events, and somewhere to put frames. */
 class FrameSink extends EventEmitter {
@@ -33,8 +38,11 @@ export class ChromeRenderer {
   private readonly sink: FrameSink;
   private readonly instance: Instance;
   private readonly input = new PassThrough();
+  /** The element mounted by the constructor, until the first `render`: its frame is already made. */
+  private mounted: { element: ReactElement; cols: number; rows: number } | null;
 
   constructor(cols: number, rows: number, first: ReactElement) {
+    this.mounted = { element: first, cols, rows };
     this.sink = new FrameSink(cols, rows);
     this.instance = render(first, {
       stdout: this.sink as unknown as NodeJS.WriteStream, // Ink reads columns/rows and calls write
@@ -48,6 +56,10 @@ export class ChromeRenderer {
 
   /** Render `element` at `cols`×`rows` and return the frame's lines (styled, trailing blanks trimmed). */
   render(element: ReactElement, cols: number, rows: number): string[] {
+    const mounted = this.mounted;
+    this.mounted = null;
+    // Mounting rendered it: the first frame costs one render, not two.
+    if (mounted && mounted.element === element && mounted.cols === cols && mounted.rows === rows) return this.sink.frame.split('\n');
     this.sink.columns = cols;
     this.sink.rows = rows;
     this.instance.rerender(element);

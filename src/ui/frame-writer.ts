@@ -5,7 +5,6 @@
  * the body writer repaints the body segments of exactly those lines, and the rows that changed.
  * Returns '' when nothing visible changed: an idle grid writes nothing.
  */
-import stringWidth from 'string-width';
 import { BodyWriter } from './body-writer.js';
 import type { Body } from './body-writer.js';
 import type { ColorDepth } from './color-depth.js';
@@ -57,10 +56,10 @@ export class FrameWriter {
       for (let y = 0; y < Math.max(next.length, this.lines.length); y++) {
         const line = next[y] ?? '';
         if (line === this.lines[y]) continue;
-        out += `\x1b[${y + 1};1H\x1b[0m${line}\x1b[0m`;
-        // Erase the rest of a short line. Not after a full one: at the last column the cursor waits
-        // to wrap, and an erase there would take the last character with it.
-        if (stringWidth(line) < frame.cols) out += '\x1b[K';
+        // Erase the line first, then write it: no need to measure it (an erase after a full-width
+        // line would take its last character: the cursor waits at the last column to wrap). The
+        // body segments it blanks are repainted below, in the same synchronized frame.
+        out += `\x1b[${y + 1};1H\x1b[0m\x1b[2K${line}\x1b[0m`;
         if (forced !== 'all') forced.add(y);
       }
       this.lines = next;

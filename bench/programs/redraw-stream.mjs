@@ -3,8 +3,13 @@
  * A stand-in for a busy agent's terminal output: Ink-style redraw frames (cursor up over the last
  * frame, rewrite every line, a few of them changed) at a steady byte rate, forever.
  *
- *   node bench/redraw-stream.mjs <bytes-per-second> [lines-per-frame]
+ * With BENCH_KEYS_UDP=<port> it also reads its keyboard raw and reports each keystroke it receives
+ * in a UDP datagram to 127.0.0.1:<port>, so a benchmark can time keystroke → program.
+ *
+ *   node bench/programs/redraw-stream.mjs <bytes-per-second> [lines-per-frame]
  */
+import dgram from 'node:dgram';
+
 const rate = Number(process.argv[2] ?? 50_000);
 const lines = Number(process.argv[3] ?? 14);
 const cols = () => (process.stdout.columns || 80) - 1;
@@ -32,3 +37,11 @@ setInterval(() => {
   process.stdout.write(render());
 }, 1000 / framesPerSecond);
 process.on('SIGHUP', () => process.exit(0));
+
+const port = Number(process.env.BENCH_KEYS_UDP);
+if (port > 0 && process.stdin.isTTY) {
+  const socket = dgram.createSocket('udp4');
+  socket.unref();
+  process.stdin.setRawMode(true);
+  process.stdin.on('data', (data) => socket.send(data, port, '127.0.0.1'));
+}

@@ -1,0 +1,169 @@
+/**
+ * A faster `Output.get` for Ink 6.8.0, the step that turns a rendered tree into the frame's text.
+ *
+ * Ink's own builds an object for every cell of the frame and tokenizes every piece of text on
+ * every render, whatever changed: 9 ms for the chrome of a 240×65 grid, so a header that changes
+ * costs as much as a whole new screen. This one gathers, for every terminal row, the pieces of text
+ * that land on it (position and text, after Ink's transformers), and looks the row up by exactly
+ * those pieces in a cache that lives across frames. Only a row whose pieces changed is built, and
+ * it is built by Ink's own `get` on a one-row Output holding just those pieces — so every row is
+ * what Ink would have made of it, by construction.
+ *
+ * Installed only on the exact Ink version it was written against, and only for frames without
+ * clipping (`overflow: hidden`), which the chrome does not use; everything else goes to Ink's own.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The Ink version whose `Output` this mirrors (node_modules/ink/build/output.js). */
+export const INK_VERSION = '6.8.0';
+
+/** Rows remembered, the least recently used forgotten first: a frame is at most a few hundred
+ * rows, and a remembered row (its key and its text) is about 2 KB. */
+export const MAX_ROWS = 1024;
+
+type Transformer = (line: string, index: number) => string;
+
+type Operation =
+  | { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] }
+  | { type: 'clip'; clip: unknown }
+  | { type: 'unclip' };
+
+/** The parts of Ink's Output class this module uses. */
+interface InkOutput {
+  width: number;
+  height: number;
+  operations: Operation[];
+  write(x: number, y: number, text: string, options: { transformers: Transformer[] }): void;
+  get(): { output: string; height: number };
+}
+
+type OutputClass = { new (options: { width: number; height: number }): InkOutput; prototype: InkOutput };
+
+export interface RowCacheStats {
+  rowsBuilt: number;
+  rowsReused: number;
+  framesDelegated: number;
+  /** Rows remembered now (at most MAX_ROWS). */
+  rowsHeld: number;
+}
+
+const stats: Omit<RowCacheStats, 'rowsHeld'> = { rowsBuilt: 0, rowsReused: 0, framesDelegated: 0 };
+/** Row key → row text, in least-recently-used order (a Map iterates in insertion order). */
+const rows = new Map<string, string>();
+let installed: { Output: OutputClass; original: InkOutput['get'] } | null = null;
+
+/** Ink's installed version and its Output class, loaded from the module Ink itself renders with. */
+async function loadInkOutput(): Promise<{ version: string; Output: OutputClass }> {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('ink'); // …/ink/build/index.js
+  const root = path.dirname(path.dirname(entry));
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  const module = (await import(pathToFileURL(path.join(path.dirname(entry), 'output.js')).href)) as { default: OutputClass };
+  return { version, Output: module.default };
+}
+
+/**
+ * Replace Ink's `Output.prototype.get` with the row-cached one. Returns false (and changes
+ * nothing) on any other Ink version than INK_VERSION. Idempotent.
+ */
+export async function installInkRowCache(): Promise<boolean> {
+  if (installed) return true;
+  const { version, Output } = await loadInkOutput();
+  if (version !== INK_VERSION || typeof Output?.prototype?.get !== 'function') return false;
+  const original = Output.prototype.get;
+  installed = { Output, original };
+  Output.prototype.get = function get(this: InkOutput) {
+    return rowCachedGet(this, Output, original);
+  };
+  return true;
+}
+
+/** Put Ink's own `get` back (for tests that compare the two). */
+export function uninstallInkRowCache(): void {
+  if (!installed) return;
+  installed.Output.prototype.get = installed.original;
+  installed = null;
+}
+
+/** Counters since the process started (benchmarks and tests). */
+export function inkRowCacheStats(): Readonly<RowCacheStats> {
+  return { ...stats, rowsHeld: rows.size };
+}
+
+/** Ink's own `get`, whether or not the cache is installed (tests compare against it). */
+export async function inkOriginalGet(): Promise<{ Output: OutputClass; get: InkOutput['get'] }> {
+  if (installed) return { Output: installed.Output, get: installed.original };
+  const { Output } = await loadInkOutput();
+  return { Output, get: Output.prototype.get };
+}
+
+function rowCachedGet(output: InkOutput, Output: OutputClass, original: InkOutput['get']): { output: string; height: number } {
+  const { width, height, operations } = output;
+  if (operations.some((op) => op.type !== 'write')) {
+    stats.framesDelegated++;
+    return original.call(output);
+  }
+  // The pieces that land on each row, in the order Ink would place them. This mirrors Ink's loop
+  // (output.js, `get`) without clipping: a text's lines go on consecutive rows from its `y`, and
+  // once a line finds no row there, no later line of that text is placed (Ink stops advancing).
+  const pieces: string[] = new Array<string>(height).fill('');
+  const placed: [number, string][][] = Array.from({ length: height }, () => []);
+  for (const op of operations) {
+    if (op.type !== 'write') continue;
+    const lines = op.text.split('\n');
+    let y = op.y;
+    for (let index = 0; index < lines.length; index++) {
+      if (!isRow(y, height)) continue;
+      let line = lines[index] as string;
+      for (const transformer of op.transformers) line = transformer(line, index);
+      // Ink places a transformed line's characters on one row, newlines included; a one-row
+      // Output would split it. No transformer of ours makes one: leave such frames to Ink.
+      if (line.includes('\n')) {
+        stats.framesDelegated++;
+        return original.call(output);
+      }
+      placed[y]!.push([op.x, line]);
+      // Length-prefixed, so no text can make two different rows share a key.
+      pieces[y] += `${op.x},${line.length},${line}`;
+      y++;
+    }
+  }
+
+  const out: string[] = new Array<string>(height);
+  for (let y = 0; y < height; y++) {
+    const onRow = placed[y]!;
+    if (onRow.length === 0) {
+      out[y] = ''; // a row of blank cells, trimmed
+      continue;
+    }
+    const key = `${width}|${pieces[y]}`;
+    let row = rows.get(key);
+    if (row === undefined) {
+      row = buildRow(width, onRow, Output, original);
+      stats.rowsBuilt++;
+    } else {
+      rows.delete(key); // to the back of the line: recently used
+      stats.rowsReused++;
+    }
+    rows.set(key, row);
+    if (rows.size > MAX_ROWS) rows.delete(rows.keys().next().value as string);
+    out[y] = row;
+  }
+  return { output: out.join('\n'), height };
+}
+
+/** One row, by Ink's own `get`, from pieces already transformed. Its caches die with it: kept
+ * across frames, Ink's token cache holds an object per character of every line it ever saw. */
+function buildRow(width: number, onRow: [number, string][], Output: OutputClass, original: InkOutput['get']): string {
+  const one = new Output({ width, height: 1 });
+  for (const [x, line] of onRow) one.write(x, 0, line, { transformers: [] });
+  return original.call(one).output;
+}
+
+/** Whether Ink's frame has a row `y` (its rows are an array indexed 0…height-1). */
+function isRow(y: number, height: number): boolean {
+  return Number.isInteger(y) && y >= 0 && y < height;
+}

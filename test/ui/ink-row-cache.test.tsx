@@ -133,6 +133,7 @@ function model(overrides: Partial<GridModel> = {}, tiles = TILES): GridModel {
     escapeKey: DEFAULT_ESCAPE_KEY,
     overlay: null,
     note: null,
+    hidden: 0,
     ...overrides,
   };
 }

@@ -118,6 +118,11 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     return EXIT.usage;
   }
 
+  // The grid's modules (Ink, React: about 280 ms to load) load while the rest starts — the
+  // control socket, the hook server, the agents: none waits for the others.
+  const loadingApp = import('../ui/grid-app.js');
+  loadingApp.catch(() => undefined); // awaited below; an early return must not leave it unhandled
+
   const dirs = belltowerDirs();
   const logPath = join(dirs.log, 'belltower.log');
   const log = fileLogger(logPath);
@@ -197,9 +202,6 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(null, 'time is up'), style.stopAfterMs);
   try {
     terminal.enter({ mouse: flags.mouse === true });
-    // The grid's modules (Ink, React) load while the agents start: neither waits for the other.
-    const loadingApp = import('../ui/grid-app.js');
-    loadingApp.catch(() => undefined); // awaited below; a quit before that must not leave it unhandled
     const settings = new Map<number, TileSettings>();
     for (const [i, launch] of setup.launches.entries()) {
       const size = sizeOf(i);

@@ -6,7 +6,8 @@ import type { Direction } from './layout.js';
 
 export type GridAction =
   | { type: 'move'; direction: Direction }
-  | { type: 'jump'; index: number }
+  /** The tile with this number (numbers stay with their tiles when others close). */
+  | { type: 'jump'; id: number }
   | { type: 'focus' }
   | { type: 'zoom' }
   | { type: 'next' }
@@ -36,7 +37,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['down', 'j'], show: '↓ j', help: 'select the tile below', action: () => ({ type: 'move', direction: 'down' }) },
   { keys: ['up', 'k'], show: '↑ k', help: 'select the tile above', action: () => ({ type: 'move', direction: 'up' }) },
   { keys: ['right', 'l'], show: '→ l', help: 'select the tile to the right', action: () => ({ type: 'move', direction: 'right' }) },
-  { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], show: '1–9', help: 'select tile 1 to 9', action: (key) => ({ type: 'jump', index: Number(key) - 1 }) },
+  { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], show: '1–9', help: 'select tile 1 to 9', action: (key) => ({ type: 'jump', id: Number(key) }) },
   { keys: ['enter'], show: '⏎', help: 'focus the selected tile: every key goes to its agent', action: () => ({ type: 'focus' }) },
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
   { keys: ['n'], show: 'n', help: 'next tile that needs you: unseen first, then blocked, failed, done, oldest first', action: () => ({ type: 'next' }) },

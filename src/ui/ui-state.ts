@@ -201,9 +201,11 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       const to = neighbour(ctx.grid, base.selected, action.direction);
       return select(base, to, ctx);
     }
-    case 'jump':
-      if (action.index >= count) return { state: noted(base, `there is no tile ${action.index + 1}`, ctx.now), effects: [] };
-      return select(base, action.index, ctx);
+    case 'jump': {
+      const index = ctx.tiles.findIndex((t) => t.id === action.id);
+      if (index < 0) return { state: noted(base, `there is no tile ${action.id}`, ctx.now), effects: [] };
+      return select(base, index, ctx);
+    }
     case 'focus': {
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };

@@ -210,3 +210,12 @@ describe('the mouse', () => {
     expect(down.state.scroll).toBeNull();
   });
 });
+
+describe('numbers', () => {
+  it('1–9 select the tile with that number, which stays with it when another closes', () => {
+    // Tile 2 was closed: tiles 1, 3 and 4 remain.
+    const left: TileSummary[] = [1, 3, 4].map((id) => ({ id, state: 'idle', sinceMs: 0, modes: plainModes }));
+    expect(type(INITIAL_UI, '3', ctx(left)).state.selected).toBe(1);
+    expect(type(INITIAL_UI, '2', ctx(left)).state.note?.text).toMatch(/no tile 2/);
+  });
+});

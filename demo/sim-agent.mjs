@@ -14,10 +14,19 @@ const psp = (fields) => osc(7501, `${fields}:app=sim-${name}`);
 const b64 = (s) => Buffer.from(s).toString('base64');
 // Lines are cut to the terminal's width, as a full-screen agent's renderer would.
 const width = () => process.stdout.columns || 80;
+// Wide glyphs (CJK, most emoji) take two columns: a line that wraps would leave its tail behind.
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60\u2705\u{1f300}-\u{1faff}]/u;
+const columns = (chars) => chars.reduce((n, ch) => n + (WIDE.test(ch) ? 2 : 1), 0);
 const fit = (line) => {
   // eslint-disable-next-line no-control-regex
-  const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
-  return [...plain].length <= width() - 1 ? line : `${[...plain].slice(0, width() - 2).join('')}…`;
+  const chars = [...line.replace(/\x1b\[[0-9;]*m/g, '')];
+  if (columns(chars) <= width() - 1) return line;
+  const kept = [];
+  for (const ch of chars) {
+    if (columns([...kept, ch]) > width() - 2) break;
+    kept.push(ch);
+  }
+  return `${kept.join('')}…`;
 };
 const say = (line) => out(`\r${ESC}[2K${fit(line)}\r\n`);
 const status = (line) => out(`\r${ESC}[2K${fit(line)}`);

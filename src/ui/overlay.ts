@@ -98,7 +98,7 @@ export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why
         { text: why.entries.length > 0 ? 'last signals, newest last:' : 'no signals yet', tone: 'dim' },
         ...why.entries.map((entry) => ({
           key: `${(entry.t / 1000).toFixed(1)}s`,
-          text: printableLine(`${provenance(entry.source, why.state)} ${entry.signal}: ${entry.note}`, width - 10),
+          text: printableLine(`${provenance(entry.source, entry.signal === 'exit' ? 'exited' : 'starting')} ${entry.signal}: ${entry.note}`, width - 10),
         })),
       ];
       return { title: `why ${why.id} ${printableLine(why.name, 30)}`, lines, footer: 'Esc or w closes' };

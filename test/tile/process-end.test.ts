@@ -100,6 +100,9 @@ describe('ending a tile ends every process of its session', () => {
     await until('the background job', () => pgrep('-s', String(tile.session.pid)).length >= 2);
     tile.send('sleep 601', true);
     await until('the foreground job', () => tile.verdict.state === 'working');
+    // The prompt mark says working before bash runs the command: a Ctrl-Z sent in between reaches
+    // bash itself (which ignores it), not the job. Wait for the job to exist.
+    await until('sleep 601 to run', () => pgrep('-s', String(tile.session.pid)).length >= 3);
     tile.session.write('\x1a'); // Ctrl-Z: a stopped job
     await until('the stopped job', () => tile.verdict.state === 'idle');
     const sid = tile.session.pid as number;

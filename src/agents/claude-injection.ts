@@ -3,6 +3,7 @@
  * that load them, and the transcript path known before the first hook.
  *
  *   claude --settings <folder>/settings.json --session-id <uuid> [user args…]
+ *   claude --settings <folder>/settings.json --resume <uuid> [user args…]      (a restored tile)
  *
  * Everything is undone by dispose(): the hook session is unregistered and the folder removed.
  */
@@ -10,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { canonicalPath } from '../platform/paths.js';
 import { claudeTranscriptPath } from './claude-paths.js';
+import { conversationArgs } from './conversation.js';
 import { ClaudeSettingsError, mergeClaudeSettings, ourClaudeHooks } from './claude-settings.js';
 import { installRelay } from './relay-install.js';
 import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
@@ -23,8 +25,10 @@ export interface ClaudeSessionInput extends TileHooksInput {
   userSettingsPath?: string;
   /** `relay` routes every event through the command relay (when loopback HTTP hooks are blocked). */
   transport?: 'http' | 'relay';
-  /** Fixed for tests and replays; a fresh UUID otherwise. */
+  /** Fixed for tests, replays and restored tiles; a fresh UUID otherwise. */
   sessionId?: string;
+  /** Resume the conversation `sessionId` (it has the same transcript) instead of starting it. */
+  resume?: boolean;
 }
 
 export interface ClaudeSession {
@@ -54,7 +58,7 @@ export function prepareClaudeSession(input: ClaudeSessionInput): ClaudeSession {
     const settings = mergeClaudeSettings(userSettings, hooks);
     const settingsPath = folder.write('settings.json', `${JSON.stringify(settings, null, 2)}\n`);
     return {
-      args: ['--settings', settingsPath, '--session-id', sessionId],
+      args: ['--settings', settingsPath, ...conversationArgs('claude', { id: sessionId, resume: input.resume === true })],
       env: { BELLTOWER_TILE: input.tileKey },
       sessionId,
       transcriptPath,

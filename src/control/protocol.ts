@@ -60,6 +60,10 @@ export interface TileInfo {
   exit?: { code: number | null; signal: string | null; error?: string; closed: boolean };
   /** The folder its shell last reported (OSC 7). */
   folder?: string;
+  /** It shows its screen from before belltower restarted; its program has not drawn yet. */
+  restored?: boolean;
+  /** belltower's own word about the tile (e.g. its conversation could not be resumed). */
+  note?: string;
 }
 
 export type ControlReply =

@@ -26,6 +26,17 @@ export const headerSchema = z.object({
   name: z.string().optional(),
   psp: z.boolean().optional(),
   hooks: z.boolean().optional(),
+  /** Optional, version 1 addition: a tile restored after belltower restarted starts showing this
+   * verdict (with no edge into it, so no ring). */
+  restored: z
+    .object({
+      state: z.enum(['done', 'failed', 'exited']),
+      reason: z.string(),
+      source: z.enum(SOURCES),
+      exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable(), error: z.string().optional() }).optional(),
+      ended: z.boolean(),
+    })
+    .optional(),
 });
 export type RecordingHeader = z.infer<typeof headerSchema>;
 

@@ -29,11 +29,14 @@ export interface SessionOptions {
   answerPspQuery?: boolean;
   /** Pause/resume thresholds for output waiting to be parsed. */
   flow?: FlowLimits;
+  /** A screen snapshot (Screen.snapshot) to draw before the child's first byte. */
+  restore?: string;
 }
 
 export class Session {
   readonly screen: Screen;
-  private readonly pty: PtySession;
+  /** Null for a session restored as finished: its screen only, no process. */
+  private readonly pty: PtySession | null;
   private readonly limits: FlowLimits;
   private flowState: FlowState = IDLE_FLOW;
   private pauses = 0;
@@ -44,7 +47,10 @@ export class Session {
   private exitInfo: ExitInfo | undefined;
   private disposed = false;
 
-  private constructor(options: SessionOptions) {
+  /** Resolves once the restored snapshot is parsed (at once when there is none). */
+  readonly restored: Promise<void>;
+
+  private constructor(options: SessionOptions, finished?: ExitInfo) {
     this.limits = checkFlowLimits(options.flow ?? DEFAULT_FLOW_LIMITS);
     // The screen exists before the child so that not one byte of its output, nor one query it
     // sends at start-up (Claude's OSC 7501 probe), finds nobody listening.
@@ -55,6 +61,13 @@ export class Session {
       answerPspQuery: options.answerPspQuery,
       onReply: (data) => this.pty?.write(data),
     });
+    // Queued before the child can print: its output lands after the old screen, never inside it.
+    this.restored = options.restore ? this.screen.restore(options.restore) : Promise.resolve();
+    if (finished) {
+      this.pty = null;
+      this.exitInfo = finished;
+      return;
+    }
     this.pty = PtySession.spawn(options.file, options.args ?? [], {
       cols: options.cols,
       rows: options.rows,
@@ -70,8 +83,16 @@ export class Session {
     return new Session(options);
   }
 
+  /**
+   * A session whose process had already ended before belltower restarted: its last screen (from
+   * `restore`) and how it ended, and no process. Its exit is known from the start.
+   */
+  static finished(options: SessionOptions, exit: ExitInfo): Session {
+    return new Session(options, exit);
+  }
+
   get pid(): number | undefined {
-    return this.pty.pid;
+    return this.pty?.pid;
   }
 
   /** Output waiting to be parsed, and whether reading the pty is paused because of it. */
@@ -112,7 +133,7 @@ export class Session {
 
   /** Input for the child (keystrokes, pastes). */
   write(data: string): void {
-    this.pty.write(data);
+    this.pty?.write(data);
   }
 
   /** Resize the screen, then the pty: the child's redraw after SIGWINCH lands on the new size. */
@@ -121,11 +142,11 @@ export class Session {
       throw new RangeError(`a session needs a whole, positive size; got ${cols}×${rows}`);
     }
     this.screen.resize(cols, rows);
-    this.pty.resize(cols, rows);
+    this.pty?.resize(cols, rows);
   }
 
   kill(signal?: NodeJS.Signals): void {
-    this.pty.kill(signal);
+    this.pty?.kill(signal);
   }
 
   /** Kill the child (if it runs) and free the screen. No exit is reported after this. */
@@ -135,7 +156,7 @@ export class Session {
     this.exitListeners.clear();
     this.outputListeners.clear();
     this.parsedListeners.clear();
-    this.pty.kill();
+    this.pty?.kill();
     this.screen.dispose();
   }
 
@@ -154,8 +175,8 @@ export class Session {
     if (state.pending > this.maxPending) this.maxPending = state.pending;
     if (action === 'pause') {
       this.pauses++;
-      this.pty.pause();
-    } else if (action === 'resume') this.pty.resume();
+      this.pty?.pause();
+    } else if (action === 'resume') this.pty?.resume();
   }
 
   private async ended(info: ExitInfo): Promise<void> {

@@ -1,6 +1,6 @@
 /** A small driver for reducer scenarios: signals at times, then what the tile showed and rang. */
-import { advance, initialState, step } from '../../src/verdict/index.js';
-import type { Effect, EngineOptions, EngineState, SignalBody, SourceName, TileStateName, Timing } from '../../src/verdict/index.js';
+import { advance, initialState, restoredState, step } from '../../src/verdict/index.js';
+import type { Effect, EngineOptions, EngineState, RestoredVerdict, SignalBody, SourceName, TileStateName, Timing } from '../../src/verdict/index.js';
 import { DEFAULT_TIMING } from '../../src/verdict/index.js';
 
 export interface ScenarioOptions {
@@ -8,6 +8,8 @@ export interface ScenarioOptions {
   titleRestIsDone?: boolean;
   exitIsOutcome?: boolean;
   timing?: Partial<Timing>;
+  /** Start as a restored tile showing this verdict. */
+  restored?: RestoredVerdict;
 }
 
 export class Scenario {
@@ -23,7 +25,7 @@ export class Scenario {
       titleRestIsDone: options.titleRestIsDone ?? true,
       exitIsOutcome: options.exitIsOutcome ?? false,
     };
-    this.state = initialState(engine);
+    this.state = options.restored ? restoredState(engine, options.restored) : initialState(engine);
   }
 
   /** Feed a signal at time t (ms). Sequence numbers follow the call order unless given. */

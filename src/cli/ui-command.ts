@@ -3,7 +3,18 @@
  * (restored on every way out — q, a signal, a crash), the tiles, the control socket, and where
  * stray output goes (the log file, never the screen).
  */
+import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { Conversation } from '../agents/conversation.js';
+import { captureState } from '../restore/capture.js';
+import type { TileExtras } from '../restore/capture.js';
+import { planRestore, when } from '../restore/restore-plan.js';
+import type { PlannedTile, RestorePlan } from '../restore/restore-plan.js';
+import { readStateFile, stateFilePath } from '../restore/state-file.js';
+import { StateSaver } from '../restore/state-saver.js';
+import type { WorkspaceState } from '../restore/workspace-state.js';
+import type { RestoredTile } from '../tile/tile.js';
+import { askOnTerminal, chooseStart } from './restore-start.js';
 import { onExit } from 'signal-exit';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
 import { socketPath } from '../control/socket-path.js';
@@ -17,7 +28,7 @@ import type { BellMode } from '../ui/bell.js';
 import { colorDepthFrom } from '../ui/color-depth.js';
 import { DEFAULT_QUIET_PERIOD_MS } from '../ui/attention.js';
 import { GridApp, initialSizes } from '../ui/grid-app.js';
-import type { TileSettings } from '../ui/grid-app.js';
+import type { InitialUi, TileSettings } from '../ui/grid-app.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
 import { chooseNotifier, multiplexer, NOTIFY_CHOICES } from '../ui/notify.js';
 import type { NotifyChoice } from '../ui/notify.js';
@@ -42,6 +53,10 @@ export interface UiFlags extends CommonRunFlags {
   scrollback?: string;
   /** Mouse reports: click selects, double click focuses, the wheel scrolls. */
   mouse?: boolean;
+  /** Bring back the session's saved workspace without asking. */
+  restore?: boolean;
+  /** Ignore the saved workspace (it is replaced by this one's). */
+  fresh?: boolean;
 }
 
 /** One tile to open: from the workspace file, or a SPEC on the command line. */
@@ -55,6 +70,15 @@ export interface TileRequest {
   escapeKey?: string;
   /** Timing overrides for this tile, over the ones for all. */
   timing?: Record<string, number>;
+  /** Given on the command line: kept beside a restored workspace (the workspace file's are not). */
+  fromCommandLine?: boolean;
+  /** A restored tile: the conversation it resumes, what it showed, the size of its saved screen,
+   * and whether it is still unseen or muted. */
+  conversation?: Conversation;
+  restored?: RestoredTile;
+  size?: { cols: number; rows: number };
+  unseen?: boolean;
+  muted?: boolean;
 }
 
 export interface UiStyle {
@@ -64,6 +88,11 @@ export interface UiStyle {
   stopAfterMs?: number;
   /** The session name when --session is not given. */
   defaultSession?: string;
+  /** Keep the workspace state so a restart can restore it, and offer it at start (default true). */
+  persist?: boolean;
+  /** The tile to open when nothing else is asked for and nothing is restored, or why there is
+   * none (lines for the user; exit 2). */
+  whenEmpty?: TileRequest | string[];
 }
 
 /** Memory grows with it (about 2.6 MB per 120×40 tile at 1000 lines, 19 MB at 10 000). */
@@ -72,7 +101,8 @@ export const MAX_SCROLLBACK = 100_000;
 /** The grid's own pty size when the terminal is too small to lay tiles out. */
 const FALLBACK_SIZE = { cols: 80, rows: 24 };
 
-export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
+export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
+  let requests = asked;
   const ws = style.workspace ?? {};
   const escape = parseEscapeKey(flags.escapeKey ?? ws.escapeKey ?? DEFAULT_ESCAPE_KEY);
   if ('error' in escape) {
@@ -103,27 +133,37 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     out.error(`belltower: --scrollback takes a whole number of lines from 0 to ${MAX_SCROLLBACK} (got "${flags.scrollback}")`);
     return EXIT.usage;
   }
-  const setup = prepareRun(
+  if (flags.restore && flags.fresh) {
+    out.error('belltower: --restore and --fresh contradict each other: give one');
+    return EXIT.usage;
+  }
+  const runFlags = { ...flags, timing: [...Object.entries(ws.timing ?? {}).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])] };
+  const defaultSession = style.defaultSession ?? sessionFromFolder(process.cwd());
+  let setup = prepareRun(
     requests.map((r) => r.spec),
-    { ...flags, timing: [...Object.entries(ws.timing ?? {}).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])] },
-    style.defaultSession ?? sessionFromFolder(process.cwd()),
+    runFlags,
+    defaultSession,
   );
   if ('error' in setup) {
     out.error(`belltower: ${setup.error}`);
     return EXIT.usage;
   }
-  const timings = requests.map((r) => (r.timing && Object.keys(r.timing).length > 0 ? resolveTiming({ ...setup.timing, ...r.timing }) : setup.timing));
+  const dirs = belltowerDirs();
+  const persist = style.persist !== false;
+  const stateFile = stateFilePath(dirs.state, setup.session);
+  // Nothing to open and nothing saved to offer: say what to run instead, terminal or not.
+  if (requests.length === 0 && Array.isArray(style.whenEmpty) && !flags.restore && (!persist || readStateFile(stateFile).kind === 'absent')) {
+    for (const line of style.whenEmpty) out.error(line);
+    return EXIT.usage;
+  }
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     out.error('belltower: the full-screen UI needs a terminal; without one, run `belltower run --headless [SPEC...]`');
     return EXIT.usage;
   }
 
-  const dirs = belltowerDirs();
   const logPath = join(dirs.log, 'belltower.log');
   const log = fileLogger(logPath);
   const terminal = new UserTerminal(process.stdin, process.stdout);
-  const sizes = initialSizes(terminal.cols, terminal.rows, setup.launches.length);
-  const sizeOf = (index: number) => sizes[index] ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
 
   const tiles = new TileSet({
     cwd: process.cwd(),
@@ -150,12 +190,92 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     }
     throw error;
   }
+  // The socket is this session's lock: from here on, no other belltower writes its state.
+  let restoring: RestorePlan | null = null;
+  let restoredFrom: WorkspaceState | null = null;
+  if (persist) {
+    const choice = await chooseStart(stateFile, setup.session, flags, askOnTerminal(process.stdin, process.stdout));
+    if (choice.kind === 'refused' || choice.kind === 'cancelled') {
+      if (choice.kind === 'refused') out.error(`belltower: ${choice.error}`);
+      await control.close();
+      return choice.kind === 'refused' ? EXIT.usage : EXIT.sigint;
+    }
+    if (choice.kind === 'fresh' && choice.note) out.error(`belltower: ${choice.note}`);
+    if (choice.kind === 'restore') {
+      restoredFrom = choice.state;
+      restoring = planRestore(choice.state, isFolder);
+      for (const line of restoring.skipped) out.error(`belltower: not restored: ${line}`);
+      requests = [...restoring.tiles.map(requestOf), ...requests.filter((r) => r.fromCommandLine)];
+      const again = prepareRun(
+        requests.map((r) => r.spec),
+        runFlags,
+        defaultSession,
+      );
+      if ('error' in again) {
+        out.error(`belltower: the saved workspace cannot be restored: ${again.error}`);
+        await control.close();
+        return EXIT.usage;
+      }
+      setup = again;
+    }
+  }
+  if (requests.length === 0 && restoring === null && style.whenEmpty) {
+    if (Array.isArray(style.whenEmpty)) {
+      for (const line of style.whenEmpty) out.error(line);
+      await control.close();
+      return EXIT.usage;
+    }
+    requests = [style.whenEmpty];
+    const again = prepareRun([style.whenEmpty.spec], runFlags, defaultSession);
+    if ('error' in again) {
+      out.error(`belltower: ${again.error}`);
+      await control.close();
+      return EXIT.usage;
+    }
+    setup = again;
+  }
+  const timings = requests.map((r) => (r.timing && Object.keys(r.timing).length > 0 ? resolveTiming({ ...setup.timing, ...r.timing }) : setup.timing));
+  const sizes = initialSizes(terminal.cols, terminal.rows, setup.launches.length);
+  const sizeOf = (index: number) => sizes[index] ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
+
   sweepOrphans(dirs.runtime, Date.now(), { logger: log });
-  log('info', 'ui start', { session: setup.session, specs: setup.launches.map((l) => l.spec), socket: control.path, bell, escapeKey: escape.key });
+  log('info', 'ui start', { session: setup.session, specs: setup.launches.map((l) => l.spec), socket: control.path, bell, escapeKey: escape.key, restored: restoring !== null });
 
   const quiet = captureStray(log);
   let app: GridApp | null = null;
   let finishing = false;
+  const settings = new Map<number, TileSettings>();
+  const extras = new Map<number, TileExtras>();
+  const initialUi: InitialUi = {
+    selected: restoring?.ui.selected ?? 0,
+    zoomed: restoring?.ui.zoomed ?? false,
+    layoutMode: restoring?.ui.layout ?? 'auto',
+    hideIdle: restoring?.ui.hideIdle ?? false,
+    unseen: [],
+    muted: [],
+  };
+  const saver = persist
+    ? new StateSaver({
+        file: stateFile,
+        logger: log,
+        capture: (ended) =>
+          captureState({
+            session: setup.session,
+            pid: process.pid,
+            now: new Date(),
+            ended,
+            tiles: tiles.tiles,
+            launchOf: (id) => tiles.launchOf(id),
+            extras: (id) => extras.get(id) ?? {},
+            ui: app?.snapshot() ?? { selected: initialUi.selected, zoomed: initialUi.zoomed, layout: initialUi.layoutMode, hideIdle: initialUi.hideIdle, unseen: initialUi.unseen, muted: initialUi.muted },
+          }),
+      })
+    : null;
+  if (saver) {
+    tiles.onChange(() => saver.changed());
+    tiles.onRestart(() => saver.changed());
+    tiles.onActivity(() => saver.activity());
+  }
   // How belltower ends: a signal, a crash, or null (q, time is up, the last tile exited).
   type Ending = EndingSignal | 'crash' | null;
   let resolveDone: (ending: Ending) => void = () => {};
@@ -172,6 +292,9 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     finishing = true;
     log('info', `ui stop: ${why}`);
     restoreScreen();
+    // Saved as the tiles were, before belltower ends them: a restore brings back this workspace.
+    saver?.flush(ending ?? 'quit');
+    saver?.stop();
     resolveDone(ending);
   };
   const onSignal = (signal: EndingSignal) => finish(signal, signal);
@@ -179,6 +302,8 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     log('error', 'crashed', { stack: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     if (finishing) return;
     restoreScreen();
+    saver?.flush('crash');
+    saver?.stop();
     out.error(`belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`);
     finish('crash', 'crash');
   };
@@ -195,23 +320,45 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(null, 'time is up'), style.stopAfterMs);
   try {
     terminal.enter({ mouse: flags.mouse === true });
-    const settings = new Map<number, TileSettings>();
+    const unseen: number[] = [];
+    const muted: number[] = [];
     for (const [i, launch] of setup.launches.entries()) {
       const size = sizeOf(i);
       const request = requests[i]!;
       const tile = await tiles.add(launch, {
         ...(request.name ? { name: request.name } : {}),
-        cols: size.width,
-        rows: size.height,
+        // A restored screen is drawn at its own size; the grid gives the tile its place after.
+        cols: request.size?.cols ?? size.width,
+        rows: request.size?.rows ?? size.height,
         cwd: request.cwd,
         ...(request.env ? { env: request.env } : {}),
         timing: timings[i]!,
+        ...(request.conversation ? { conversation: request.conversation } : {}),
+        ...(request.restored ? { restored: request.restored } : {}),
       });
       settings.set(tile.id, { bell: request.bell ?? true, notify: request.notify ?? true, ...(request.escapeKey ? { escapeKey: parseEscapeKeyName(request.escapeKey) } : {}) });
+      extras.set(tile.id, {
+        ...(request.bell !== undefined ? { bell: request.bell } : {}),
+        ...(request.notify !== undefined ? { notify: request.notify } : {}),
+        ...(request.escapeKey !== undefined ? { escapeKey: request.escapeKey } : {}),
+        ...(request.timing ? { timing: request.timing } : {}),
+      });
+      if (request.unseen) unseen.push(tile.id);
+      if (request.muted) muted.push(tile.id);
       if (finishing) break;
     }
+    initialUi.unseen = unseen;
+    initialUi.muted = muted;
+    if (restoring && restoredFrom) {
+      const count = restoring.tiles.length;
+      initialUi.note = `restored ${count} ${count === 1 ? 'tile' : 'tiles'} from ${when(new Date(restoredFrom.savedAt), new Date())}${restoring.skipped.length > 0 ? ` (${restoring.skipped.length} not: see the log)` : ''}`;
+      for (const line of restoring.skipped) log('warn', `not restored: ${line}`);
+    }
+    saver?.changed();
     if (!finishing) {
       app = new GridApp({
+        initial: initialUi,
+        onUiChange: () => saver?.changed(),
         view: tiles,
         terminal,
         escapeKey: escape.key,
@@ -244,9 +391,24 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     process.stdout.off('error', onStdoutError);
     removeExitHook();
     if (app) log('info', 'ui painted', { ...app.stats });
+    if (saver) log('info', 'workspace state', { file: stateFile, ...saver.stats });
   }
   // The table in the README: a crash is 1; a signal 128 + its number; else how the tiles ended.
   return ending === 'crash' ? EXIT.failure : exitStatus(ending, tiles.ends());
+}
+
+/** A restored tile as the grid opens it. */
+function requestOf(tile: PlannedTile): TileRequest {
+  const { size, conversation, restored, unseen, muted, ...rest } = tile;
+  return { ...rest, restored, unseen, muted, ...(size ? { size } : {}), ...(conversation ? { conversation } : {}) };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** A workspace tile's escape key, already validated with the file. */

@@ -141,6 +141,8 @@ export class Tile {
   private showingRestored: boolean;
   /** The conversation was resumed (not started) at launch. */
   readonly resumed: boolean;
+  /** The conversation has something to resume: it was resumed, or a prompt went into it. */
+  private conversationUsed: boolean;
   readonly note: string | undefined;
 
   constructor(private readonly options: TileOptions) {
@@ -165,6 +167,7 @@ export class Tile {
     const conversation = finished ? null : options.conversation === undefined ? freshConversation(this.profile.name) : options.conversation;
     this.conversationId = conversation?.id ?? null;
     this.resumed = conversation?.resume === true;
+    this.conversationUsed = this.resumed;
     // A resumed agent must not be handed its first prompt again (`claude "fix the tests"`).
     let args = this.resumed ? argsForResume(this.profile.name, options.spec.args) : options.spec.args;
     let env: Record<string, string | undefined> = { ...options.env, BELLTOWER_TILE: tileKey };
@@ -281,6 +284,12 @@ export class Tile {
   /** The agent's conversation id, as given at launch or as it last reported it. */
   get conversation(): string | null {
     return this.conversationId;
+  }
+
+  /** The conversation a restore resumes: null until it holds something (a conversation with no
+   * prompt yet does not exist for the agent, and its resume would fail). */
+  get conversationToResume(): string | null {
+    return this.conversationUsed ? this.conversationId : null;
   }
 
   /** The tile shows its screen from before belltower restarted: its program has not drawn yet. */
@@ -500,7 +509,14 @@ export class Tile {
   /** Keep what the agent says of its state; a new turn makes the last one's words stale. */
   private listen(evidence: Evidence): void {
     if (evidence.type === 'transcript') this.facts = readFacts(this.facts, evidence.record);
-    this.conversationId = reportedConversation(this.profile.name, evidence) ?? this.conversationId;
+    const reported = reportedConversation(this.profile.name, evidence);
+    if (reported !== null && reported !== this.conversationId) {
+      // A new conversation (Claude after /clear) has nothing in it until its first prompt; a
+      // Codex thread is only ever reported at the end of a turn.
+      this.conversationId = reported;
+      this.conversationUsed = evidence.type === 'notify';
+    }
+    if (startsTurn(evidence)) this.conversationUsed = true;
     if (startsTurn(evidence)) this.words = {};
     const said = agentWords(evidence);
     if (said) this.words = { ...this.words, [said.for]: said.text };

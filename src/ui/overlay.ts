@@ -34,6 +34,8 @@ export interface WhyFacts {
   /** The agent's model and context, its own words for its state. */
   facts?: string;
   says?: string;
+  /** belltower's own word about the tile (a conversation it could not resume). */
+  note?: string;
   entries: readonly WhyEntry[];
 }
 
@@ -91,6 +93,7 @@ export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why
         { text: printableLine(why.reason, width) },
         ...(why.says ? [{ text: `the agent says: ${printableLine(why.says, width - 16)}`, tone: 'dim' as const }] : []),
         ...(why.facts ? [{ text: printableLine(why.facts, width), tone: 'dim' as const }] : []),
+        ...(why.note ? [{ text: `belltower: ${printableLine(why.note, width - 11)}`, tone: 'dim' as const }] : []),
         { text: '' },
         { text: why.entries.length > 0 ? 'last signals, newest last:' : 'no signals yet', tone: 'dim' },
         ...why.entries.map((entry) => ({

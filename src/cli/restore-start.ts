@@ -1,0 +1,77 @@
+/**
+ * Before the grid owns the terminal: is there a saved workspace for this session, and does the
+ * user want it back? `--restore` restores without asking, `--fresh` ignores it, and otherwise a
+ * workspace that did not end by the user's own q is offered: "Restore 3 tiles from 14:02
+ * (belltower was killed)? [Y/n]". A state file belltower cannot use is refused in one line and
+ * kept; `--fresh` sets it aside (renamed, never deleted) and starts anyway.
+ */
+import { createInterface } from 'node:readline';
+import { offersRestore, restoreQuestion } from '../restore/restore-plan.js';
+import { readStateFile, setAside } from '../restore/state-file.js';
+import { parseWorkspaceState } from '../restore/workspace-state.js';
+import type { WorkspaceState } from '../restore/workspace-state.js';
+
+export interface RestoreFlags {
+  restore?: boolean;
+  fresh?: boolean;
+}
+
+export type StartChoice =
+  | { kind: 'fresh'; note?: string }
+  | { kind: 'restore'; state: WorkspaceState }
+  /** One line for the user; nothing started (exit 2). */
+  | { kind: 'refused'; error: string }
+  /** The user pressed Ctrl-C (or closed the input) at the question. */
+  | { kind: 'cancelled' };
+
+export type Ask = (question: string) => Promise<boolean | null>;
+
+export async function chooseStart(file: string, session: string, flags: RestoreFlags, ask: Ask, now = new Date()): Promise<StartChoice> {
+  const read = readStateFile(file);
+  if (read.kind === 'absent') {
+    if (flags.restore) return { kind: 'refused', error: `nothing to restore for session "${session}" (no saved workspace at ${file})` };
+    return { kind: 'fresh' };
+  }
+  const parsed = read.kind === 'text' ? parseWorkspaceState(read.text) : { ok: false as const, error: read.error };
+  if (!parsed.ok) {
+    const problem = `the saved workspace of session "${session}" (${file}) cannot be used: ${parsed.error}`;
+    if (!flags.fresh) return { kind: 'refused', error: `${problem}; start with --fresh to set it aside` };
+    if (read.kind !== 'text') return { kind: 'refused', error: problem };
+    return { kind: 'fresh', note: `${problem}; kept as ${setAside(file, now)}` };
+  }
+  const state = parsed.state;
+  if (flags.fresh) return { kind: 'fresh' };
+  if (flags.restore) return { kind: 'restore', state };
+  if (!offersRestore(state)) return { kind: 'fresh' };
+  const yes = await ask(restoreQuestion(state, now));
+  if (yes === null) return { kind: 'cancelled' };
+  return yes ? { kind: 'restore', state } : { kind: 'fresh' };
+}
+
+/** Ask on the terminal, in its normal (cooked) mode: Enter or y is yes, n is no, Ctrl-C is null. */
+export function askOnTerminal(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Ask {
+  return (question) =>
+    new Promise((resolve) => {
+      const rl = createInterface({ input, output, terminal: true });
+      let answered = false;
+      const done = (answer: boolean | null) => {
+        if (answered) return;
+        answered = true;
+        rl.close();
+        resolve(answer);
+      };
+      rl.on('SIGINT', () => {
+        output.write('\n');
+        done(null);
+      });
+      rl.on('close', () => done(null));
+      const once = () =>
+        rl.question(question, (reply) => {
+          const word = reply.trim().toLowerCase();
+          if (word === '' || word === 'y' || word === 'yes') return done(true);
+          if (word === 'n' || word === 'no') return done(false);
+          once();
+        });
+      once();
+    });
+}

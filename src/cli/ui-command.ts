@@ -219,7 +219,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
       setup = again;
     }
   }
-  if (requests.length === 0 && restoring === null && style.whenEmpty) {
+  if (requests.length === 0 && style.whenEmpty) {
     if (Array.isArray(style.whenEmpty)) {
       for (const line of style.whenEmpty) out.error(line);
       await control.close();

@@ -8,7 +8,7 @@ import { MAX_SCREEN_CHARS, STATE_FORMAT, STATE_VERSION } from './workspace-state
 import type { Ending, SavedTile, WorkspaceState } from './workspace-state.js';
 
 /** Lines of scrollback saved above each screen (fewer when the screen would not fit). */
-export const SAVED_SCROLLBACK = 200;
+export const SAVED_SCROLLBACK = 100;
 
 /** What the workspace file (or the command line) set for a tile besides its SPEC. */
 export interface TileExtras {
@@ -86,11 +86,24 @@ function captureTile(tile: Tile, launch: { spec: string; cwd: string; env: Recor
   };
 }
 
+type TileScreen = Tile['session']['screen'];
+
+/** The last snapshot of each screen, by its generation: a screen that drew nothing since costs
+ * nothing (serialising one busy 120×40 screen with its scrollback takes a few milliseconds). */
+const snapshots = new WeakMap<TileScreen, { generation: number; data: string | null }>();
+
 /** The screen with as much scrollback as fits the bound, or null when not even the screen does. */
-function snapshotWithin(screen: Tile['session']['screen']): string | null {
+export function snapshotWithin(screen: TileScreen): string | null {
+  const known = snapshots.get(screen);
+  if (known && known.generation === screen.generation) return known.data;
+  let data: string | null = null;
   for (const lines of [SAVED_SCROLLBACK, 0]) {
-    const data = screen.snapshot(lines);
-    if (data.length <= MAX_SCREEN_CHARS) return data;
+    const taken = screen.snapshot(lines);
+    if (taken.length <= MAX_SCREEN_CHARS) {
+      data = taken;
+      break;
+    }
   }
-  return null;
+  snapshots.set(screen, { generation: screen.generation, data });
+  return data;
 }

@@ -1,7 +1,7 @@
 /**
  * Keeps a session's workspace state file current while belltower runs: a change that matters (a
  * verdict, a tile added, moved or renamed, what the user looked at) is written within a quarter
- * second; screens that only drew something, within a few seconds. The last write happens
+ * second; screens that only drew something, within 5 s. The last write happens
  * synchronously as belltower ends, saying how it ended. Owns the one timer; a write that fails
  * (a full disk) is logged and tried again at the next change, never thrown at the UI.
  */
@@ -16,7 +16,7 @@ export interface StateSaverOptions {
   logger: Logger;
   /** After a change that matters (default 250 ms). */
   changeMs?: number;
-  /** After screens drew (default 3 s). */
+  /** After screens drew (default 5 s: a save of busy screens costs milliseconds each). */
   screenMs?: number;
 }
 
@@ -37,7 +37,7 @@ export class StateSaver {
 
   /** A screen drew: its snapshot goes with the next write, at the latest after `screenMs`. */
   activity(): void {
-    this.schedule(this.options.screenMs ?? 3_000);
+    this.schedule(this.options.screenMs ?? 5_000);
   }
 
   /** Write now (synchronously), e.g. as belltower ends. */

@@ -1,8 +1,8 @@
 /**
  * End to end, "Done means" of restore: the real Claude Code 2.1.332 and Codex 0.171.0 and a shell
  * in the grid (the built CLI inside tmux, offline against the fake APIs). Each agent finishes a
- * turn that nobody looks at; belltower is killed with SIGKILL; `belltower` in the same window
- * offers the saved workspace; all three tiles come back in the same places, Claude's shows its
+ * turn that nobody looks at; belltower is killed with SIGKILL while Codex is in the middle of its
+ * next turn; `belltower` in the same window offers the saved workspace; all three tiles come back in the same places, Claude's shows its
  * unseen done (not rung again), and the next prompt to each agent carries the earlier
  * conversation to its API. Gemini CLI 0.61.0 the same way, on its own.
  *
@@ -22,7 +22,7 @@ import type { InstallResult } from '../support/claude-install.js';
 import { createCodexHome } from '../support/codex-home.js';
 import { startFakeAnthropic, text } from '../support/fake-anthropic.js';
 import { startFakeGemini, text as geminiText } from '../support/fake-gemini.js';
-import { startFakeOpenAI, text as openaiText } from '../support/fake-openai.js';
+import { hang, startFakeOpenAI, text as openaiText } from '../support/fake-openai.js';
 import { sleep } from '../support/fake-server.js';
 import { createGeminiHome } from '../support/gemini-home.js';
 import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
@@ -84,17 +84,17 @@ function unseenIn(screenWithEscapes: string, id: number, name: string): boolean 
 }
 
 /** q, and y if belltower asks (an agent may still be busy with a side request). */
-async function quit(tmux: Tmux): Promise<void> {
+async function quit(tmux: Tmux, dir: string, run: number): Promise<void> {
   tmux.keys('q');
-  const screen = await tmux.waitFor('belltower to quit or ask', (s) => s.includes('ALL-DONE') || s.includes('y quits'), 30_000);
-  if (!screen.includes('ALL-DONE')) tmux.keys('y');
-  await tmux.waitFor('the second run to end', (s) => s.includes('ALL-DONE'), 30_000);
+  await tmux.until('belltower to quit or ask', () => existsSync(join(dir, `exit${run}`)) || tmux.screen().includes('y quits'), 30_000);
+  if (!existsSync(join(dir, `exit${run}`))) tmux.keys('y');
+  await tmux.until(`run ${run} to end`, () => existsSync(join(dir, `exit${run}`)), 30_000);
 }
 
-/** tmux running `belltower ARGS` twice in one window (the second with no SPEC). */
-function twoRuns(dir: string, session: string, args: string, env: Record<string, string | undefined>, cwd: string): Tmux {
+/** tmux running `belltower ARGS` and then `belltower` with each of `then` in one window. */
+function runs(dir: string, session: string, args: string, env: Record<string, string | undefined>, cwd: string, then: string[] = ['']): Tmux {
   const run = (n: number, a: string) => `${q(process.execPath)} ${q(bin)} --session ${session} ${a} 2> ${dir}/stderr${n}; echo "EXIT=$?" > ${dir}/exit${n}`;
-  const command = [run(1, args), 'echo FIRST-ENDED', run(2, ''), 'echo ALL-DONE', 'sleep 600'].join('\n');
+  const command = [run(1, args), 'echo FIRST-ENDED', ...then.map((a, i) => run(i + 2, a)), 'echo ALL-DONE', 'sleep 600'].join('\n');
   const tmux = new Tmux({ cols: 180, rows: 50, command, env: { ...env, CI: undefined }, cwd });
   cleanups.push(() => tmux.close());
   return tmux;
@@ -105,7 +105,8 @@ describe('restore with the real agents (tmux)', () => {
     if (!claude.ok) return ctx.skip(claude.reason);
     if (!codex.ok) return ctx.skip(codex.reason);
     const anthropic = await startFakeAnthropic({ script: [text('Noted the first word.'), text('The word was PINEAPPLE.')] });
-    const openai = await startFakeOpenAI({ script: [openaiText('Noted the second word.'), openaiText('The word was MANGO.')] });
+    // Codex's second turn never gets its answer: belltower is killed in the middle of it.
+    const openai = await startFakeOpenAI({ script: [openaiText('Noted the second word.'), hang(), openaiText('The word was MANGO.')] });
     cleanups.push(() => anthropic.close(), () => openai.close());
     const claudeHome = createClaudeHome({ baseUrl: anthropic.url });
     const codexHome = createCodexHome({ baseUrl: openai.baseUrl, cwd: claudeHome.cwd });
@@ -124,7 +125,7 @@ describe('restore with the real agents (tmux)', () => {
     };
     const cwd = claudeHome.cwd;
     const file = join(dir, 'state', 'workspaces', `${session}.json`);
-    const tmux = twoRuns(dir, session, 'claude codex shell', env, cwd);
+    const tmux = runs(dir, session, 'claude codex shell', env, cwd, ['', '--restore']);
 
     await tmux.waitFor('claude and codex at rest', (s) => stateOf(s, 1, 'claude') === 'idle' && stateOf(s, 2, 'codex') === 'idle' && stateOf(s, 3, 'shell') === 'idle', 60_000);
     await sleep(600); // belltower's first idle comes a moment before each agent's input takes an Enter
@@ -138,6 +139,9 @@ describe('restore with the real agents (tmux)', () => {
       const saved = savedState(file);
       return saved !== null && saved.tiles[0]?.unseen === true && saved.tiles[0].state === 'done' && saved.tiles[0].conversation !== undefined && saved.tiles[1]?.conversation !== undefined;
     }, 15_000);
+    // Codex is in the middle of a turn when belltower is killed.
+    await control(['send', '2', 'Think about it for a long time', '--enter'], session, env, cwd);
+    await tmux.until('codex working, saved', () => savedState(file)?.tiles[1]?.state === 'working', 30_000);
     const before = savedState(file)!;
     expect(before.tiles.map((t) => t.name)).toEqual(['claude', 'codex', 'shell']);
 
@@ -167,13 +171,28 @@ describe('restore with the real agents (tmux)', () => {
     const claudeAsked = JSON.stringify(anthropic.mainRequests().at(-1)!.body);
     expect({ earlier: claudeAsked.includes('Remember the word PINEAPPLE'), now: claudeAsked.includes('What was the word?') }).toEqual({ earlier: true, now: true });
     tmux.keys('C-\\');
+    await tmux.waitFor('claude done again', (s) => stateOf(s, 1, 'claude') === 'done' && s.includes('belltower · 3 tiles'), 30_000);
+    // Looking at Claude's new done (zoom) makes it seen.
+    tmux.keys('z');
+    await tmux.waitFor('claude seen', (s) => stateOf(s, 1, 'claude') === 'idle');
+    tmux.keys('z');
     await control(['send', '2', 'What was the word?', '--enter'], session, env, cwd);
     await tmux.waitFor('codex answered from the conversation', (s) => s.includes('The word was MANGO.'), 60_000);
     const codexAsked = JSON.stringify(openai.mainRequests().at(-1)!.body);
     expect({ earlier: codexAsked.includes('Remember the word MANGO'), now: codexAsked.includes('What was the word?') }).toEqual({ earlier: true, now: true });
 
-    await quit(tmux);
+    await quit(tmux, dir, 2);
     expect(readFileSync(join(dir, 'stderr2'), 'utf8')).toBe('');
+    const bells = tmux.bells();
+
+    // After q, --restore brings it back without asking. Claude resumes a conversation whose log
+    // holds two finished turns: its history is not news — no done, no bell.
+    await tmux.waitFor('restored again', (s) => headerOf(s, 1, 'claude') !== undefined && headerOf(s, 3, 'shell') !== undefined, 30_000);
+    await agentSpeaks(1, session, env, cwd, 0);
+    await sleep(2_500);
+    expect(stateOf(tmux.screen(), 1, 'claude')).toBe('idle');
+    expect(tmux.bells()).toBe(bells);
+    await quit(tmux, dir, 3);
   }, 300_000);
 
   it('Gemini comes back after kill -9 with its conversation', async (ctx) => {
@@ -187,7 +206,7 @@ describe('restore with the real agents (tmux)', () => {
     const session = 'gemini-restore';
     const env: Record<string, string | undefined> = { ...home.env, BELLTOWER_GEMINI_BIN: gemini.bin, BELLTOWER_STATE_DIR: join(dir, 'state') };
     const file = join(dir, 'state', 'workspaces', `${session}.json`);
-    const tmux = twoRuns(dir, session, 'gemini', env, home.cwd);
+    const tmux = runs(dir, session, 'gemini', env, home.cwd);
 
     await tmux.waitFor('gemini at rest', (s) => stateOf(s, 1, 'gemini') === 'idle', 90_000);
     await sleep(1_500);
@@ -210,6 +229,6 @@ describe('restore with the real agents (tmux)', () => {
     // It resumed: no note that it could not.
     const info = JSON.parse(await control(['ls', '--json'], session, env, home.cwd)) as { note?: string }[];
     expect(info[0]?.note).toBeUndefined();
-    await quit(tmux);
+    await quit(tmux, dir, 2);
   }, 300_000);
 });

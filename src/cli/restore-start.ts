@@ -5,11 +5,16 @@
  * (belltower was killed)? [Y/n]". A state file belltower cannot use is refused in one line and
  * kept; `--fresh` sets it aside (renamed, never deleted) and starts anyway.
  */
+import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { offersRestore, restoreQuestion } from '../restore/restore-plan.js';
+import { offersRestore, planRestore, restoreQuestion } from '../restore/restore-plan.js';
+import type { PlannedTile, RestorePlan } from '../restore/restore-plan.js';
 import { readStateFile, setAside } from '../restore/state-file.js';
 import { parseWorkspaceState } from '../restore/workspace-state.js';
 import type { WorkspaceState } from '../restore/workspace-state.js';
+import { EXIT } from './exit-codes.js';
+import type { Output } from './output.js';
+import type { TileRequest } from './ui-command.js';
 
 export interface RestoreFlags {
   restore?: boolean;
@@ -46,6 +51,47 @@ export async function chooseStart(file: string, session: string, flags: RestoreF
   const yes = await ask(restoreQuestion(state, now));
   if (yes === null) return { kind: 'cancelled' };
   return yes ? { kind: 'restore', state } : { kind: 'fresh' };
+}
+
+/**
+ * The tiles the grid opens: the saved ones (with the command line's SPECs after them) when the
+ * workspace is restored, else those asked for; or the exit status when nothing may start.
+ */
+export async function startingTiles(
+  file: string,
+  session: string,
+  flags: RestoreFlags,
+  asked: readonly TileRequest[],
+  ask: Ask,
+  out: Output,
+): Promise<{ requests: TileRequest[]; restoring: { plan: RestorePlan; state: WorkspaceState } | null } | { exit: number }> {
+  const choice = await chooseStart(file, session, flags, ask);
+  if (choice.kind === 'refused') {
+    out.error(`belltower: ${choice.error}`);
+    return { exit: EXIT.usage };
+  }
+  if (choice.kind === 'cancelled') return { exit: EXIT.sigint };
+  if (choice.kind === 'fresh') {
+    if (choice.note) out.error(`belltower: ${choice.note}`);
+    return { requests: [...asked], restoring: null };
+  }
+  const plan = planRestore(choice.state, isFolder);
+  for (const line of plan.skipped) out.error(`belltower: not restored: ${line}`);
+  return { requests: [...plan.tiles.map(requestOf), ...asked.filter((r) => r.fromCommandLine)], restoring: { plan, state: choice.state } };
+}
+
+/** A restored tile as the grid opens it. */
+function requestOf(tile: PlannedTile): TileRequest {
+  const { size, conversation, restored, unseen, muted, ...rest } = tile;
+  return { ...rest, restored, unseen, muted, ...(size ? { size } : {}), ...(conversation ? { conversation } : {}) };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Ask on the terminal, in its normal (cooked) mode: Enter or y is yes, n is no, Ctrl-C is null. */

@@ -3,18 +3,17 @@
  * (restored on every way out — q, a signal, a crash), the tiles, the control socket, and where
  * stray output goes (the log file, never the screen).
  */
-import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Conversation } from '../agents/conversation.js';
 import { captureState } from '../restore/capture.js';
 import type { TileExtras } from '../restore/capture.js';
-import { planRestore, when } from '../restore/restore-plan.js';
-import type { PlannedTile, RestorePlan } from '../restore/restore-plan.js';
+import { when } from '../restore/restore-plan.js';
+import type { RestorePlan } from '../restore/restore-plan.js';
 import { readStateFile, stateFilePath } from '../restore/state-file.js';
 import { StateSaver } from '../restore/state-saver.js';
 import type { WorkspaceState } from '../restore/workspace-state.js';
 import type { RestoredTile } from '../tile/tile.js';
-import { askOnTerminal, chooseStart } from './restore-start.js';
+import { askOnTerminal, startingTiles } from './restore-start.js';
 import { onExit } from 'signal-exit';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
 import { socketPath } from '../control/socket-path.js';
@@ -194,18 +193,14 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   let restoring: RestorePlan | null = null;
   let restoredFrom: WorkspaceState | null = null;
   if (persist) {
-    const choice = await chooseStart(stateFile, setup.session, flags, askOnTerminal(process.stdin, process.stdout));
-    if (choice.kind === 'refused' || choice.kind === 'cancelled') {
-      if (choice.kind === 'refused') out.error(`belltower: ${choice.error}`);
+    const start = await startingTiles(stateFile, setup.session, flags, requests, askOnTerminal(process.stdin, process.stdout), out);
+    if ('exit' in start) {
       await control.close();
-      return choice.kind === 'refused' ? EXIT.usage : EXIT.sigint;
+      return start.exit;
     }
-    if (choice.kind === 'fresh' && choice.note) out.error(`belltower: ${choice.note}`);
-    if (choice.kind === 'restore') {
-      restoredFrom = choice.state;
-      restoring = planRestore(choice.state, isFolder);
-      for (const line of restoring.skipped) out.error(`belltower: not restored: ${line}`);
-      requests = [...restoring.tiles.map(requestOf), ...requests.filter((r) => r.fromCommandLine)];
+    if (start.restoring) {
+      ({ plan: restoring, state: restoredFrom } = start.restoring);
+      requests = start.requests;
       const again = prepareRun(
         requests.map((r) => r.spec),
         runFlags,
@@ -395,20 +390,6 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   }
   // The table in the README: a crash is 1; a signal 128 + its number; else how the tiles ended.
   return ending === 'crash' ? EXIT.failure : exitStatus(ending, tiles.ends());
-}
-
-/** A restored tile as the grid opens it. */
-function requestOf(tile: PlannedTile): TileRequest {
-  const { size, conversation, restored, unseen, muted, ...rest } = tile;
-  return { ...rest, restored, unseen, muted, ...(size ? { size } : {}), ...(conversation ? { conversation } : {}) };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** A workspace tile's escape key, already validated with the file. */

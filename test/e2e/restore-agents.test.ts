@@ -78,6 +78,16 @@ async function agentSpeaks(tile: number, session: string, env: Record<string, st
   }
 }
 
+/** Where tile `id`'s header is drawn: its line and column. */
+function placeOf(screen: string, id: number, name: string): { line: number; column: number } | null {
+  const lines = screen.split('\n');
+  for (const [line, text] of lines.entries()) {
+    const column = text.search(new RegExp(`[╭┏╔] ${id} ${name} `));
+    if (column >= 0) return { line, column };
+  }
+  return null;
+}
+
 function unseenIn(screenWithEscapes: string, id: number, name: string): boolean {
   const line = screenWithEscapes.split('\n').find((l) => new RegExp(`[╭┏╔] ${id} ${name} `).test(l.replace(/\x1b\[[0-9;]*m/g, '')));
   return line !== undefined && /\x1b\[([0-9;]*;)?7(;[0-9;]*)?m(\x1b\[[0-9;]*m)*(done|failed)/.test(line);
@@ -139,6 +149,8 @@ describe('restore with the real agents (tmux)', () => {
       const saved = savedState(file);
       return saved !== null && saved.tiles[0]?.unseen === true && saved.tiles[0].state === 'done' && saved.tiles[0].conversation !== undefined && saved.tiles[1]?.conversation !== undefined;
     }, 15_000);
+    const places = ['claude', 'codex', 'shell'].map((name, i) => placeOf(tmux.screen(), i + 1, name));
+    expect(places.every((p) => p !== null)).toBe(true);
     // Codex is in the middle of a turn when belltower is killed.
     await control(['send', '2', 'Think about it for a long time', '--enter'], session, env, cwd);
     await tmux.until('codex working, saved', () => savedState(file)?.tiles[1]?.state === 'working', 30_000);
@@ -150,6 +162,7 @@ describe('restore with the real agents (tmux)', () => {
     tmux.keys('Enter');
     const restoredAt = Date.now();
     let screen = await tmux.waitFor('three tiles back', (s) => headerOf(s, 1, 'claude') !== undefined && headerOf(s, 2, 'codex') !== undefined && headerOf(s, 3, 'shell') !== undefined, 30_000);
+    expect(['claude', 'codex', 'shell'].map((name, i) => placeOf(screen, i + 1, name))).toEqual(places);
     // Claude's unseen done: shown at once, in reverse, with no second bell.
     expect(stateOf(screen, 1, 'claude')).toBe('done');
     expect(unseenIn(tmux.screen(true), 1, 'claude')).toBe(true);

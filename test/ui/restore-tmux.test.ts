@@ -115,4 +115,28 @@ describe.skipIf(missing !== null)('restore in a real terminal (tmux)', () => {
     expect(readFileSync(join(dir, 'stty-after'), 'utf8')).toBe(readFileSync(join(dir, 'stty-before'), 'utf8'));
     for (const n of [2, 3]) expect(readFileSync(join(dir, `stderr${n}`), 'utf8')).toBe('');
   }, 120_000);
+
+  it('a second belltower on the same session is refused before it reads or writes the state', async () => {
+    const dir = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-restore-lock-')));
+    const state = join(dir, 'state');
+    const file = join(state, 'workspaces', 'locked.json');
+    const env: Record<string, string | undefined> = { ...process.env, CI: undefined, BELLTOWER_STATE_DIR: state, NO_COLOR: undefined };
+    for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') env[name] = undefined;
+    const window = (n: number) =>
+      new Tmux({ cols: 100, rows: 30, command: `${q(process.execPath)} ${q(bin)} --session locked ${q(`printf "run ${n}\\n"`)} 2> ${dir}/stderr${n}; echo "EXIT=$?" > ${dir}/exit${n}; sleep 600`, env, cwd: dir });
+    const first = window(1);
+    opened.push(first);
+    await first.waitFor('the first grid', (s) => s.includes('run 1'));
+    await first.until('its state', () => savedState(file) !== null);
+    const owner = savedState(file)!.pid;
+    const second = window(2);
+    opened.push(second);
+    await second.until('the second to give up', () => existsSync(join(dir, 'exit2')));
+    expect(readFileSync(join(dir, 'exit2'), 'utf8')).toContain('EXIT=2');
+    expect(readFileSync(join(dir, 'stderr2'), 'utf8')).toMatch(/another belltower is already running as .*locked\.sock; pick another --session name/);
+    expect(second.screen()).not.toMatch(/Restore/);
+    await sleep(500);
+    expect(savedState(file)!.pid).toBe(owner);
+    expect(savedState(file)!.tiles[0]!.screen?.data).toContain('run 1');
+  }, 60_000);
 });

@@ -194,6 +194,8 @@ describe('restore with the real agents (tmux)', () => {
     const codexAsked = JSON.stringify(openai.mainRequests().at(-1)!.body);
     expect({ earlier: codexAsked.includes('Remember the word MANGO'), now: codexAsked.includes('What was the word?') }).toEqual({ earlier: true, now: true });
 
+    // (The shell is let finish starting: a shell ended inside its rc files can leave their locks.)
+    await tmux.waitFor('the shell at its prompt', (s) => stateOf(s, 3, 'shell') === 'idle', 30_000);
     await quit(tmux, dir, 2);
     expect(readFileSync(join(dir, 'stderr2'), 'utf8')).toBe('');
     const bells = tmux.bells();
@@ -205,6 +207,7 @@ describe('restore with the real agents (tmux)', () => {
     await sleep(2_500);
     expect(stateOf(tmux.screen(), 1, 'claude')).toBe('idle');
     expect(tmux.bells()).toBe(bells);
+    await tmux.waitFor('the shell at its prompt', (s) => stateOf(s, 3, 'shell') === 'idle', 30_000);
     await quit(tmux, dir, 3);
   }, 300_000);
 

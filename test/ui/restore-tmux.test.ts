@@ -101,13 +101,15 @@ describe.skipIf(missing !== null)('restore in a real terminal (tmux)', () => {
     await tmux.until('the re-run rings', () => tmux.bells() === 2);
     await tmux.waitFor('done again, no longer marked restored', (s) => stateOf(s, 2, 'printf') === 'done' && !/restored ·/.test(headerOf(s, 2, 'printf') ?? 'restored ·'));
 
+    await tmux.waitFor('the shell started again', (s) => stateOf(s, 1, 'bash') === 'idle');
     tmux.keys('q');
     await tmux.until('the second run to end', () => existsSync(join(dir, 'exit2')));
     expect(readFileSync(join(dir, 'exit2'), 'utf8')).toContain('EXIT=0');
     expect(savedState(file)?.ended).toBe('quit');
 
     // Third run, --restore: no question, the same workspace.
-    screen = await tmux.waitFor('restored without asking', (s) => headerOf(s, 1, 'bash') !== undefined && headerOf(s, 2, 'printf') !== undefined, 20_000);
+    // (The shell is let finish starting: a shell ended inside its rc files can leave their locks.)
+    screen = await tmux.waitFor('restored without asking', (s) => stateOf(s, 1, 'bash') === 'idle' && headerOf(s, 2, 'printf') !== undefined, 20_000);
     expect(screen).not.toMatch(/Restore 2 tiles/);
     tmux.keys('q');
     await tmux.waitFor('all done', (s) => s.includes('ALL-DONE'));

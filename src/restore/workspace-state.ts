@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { TILE_STATES } from '../verdict/state.js';
 import type { TileStateName } from '../verdict/state.js';
+import { TIMING_KEYS } from '../verdict/timing.js';
 
 export const STATE_FORMAT = 'belltower-workspace-state';
 export const STATE_VERSION = 1;
@@ -34,8 +35,11 @@ const savedTile = z.object({
   cwd: z.string().min(1).max(4096),
   /** The tile's own variables (from the workspace file), not belltower's environment. */
   env: z.record(z.string(), z.string()).optional(),
-  /** The tile's own timing overrides. */
-  timing: z.record(z.string(), z.number()).optional(),
+  /** The tile's own timing overrides (names this belltower knows). */
+  timing: z
+    .record(z.string(), z.number().finite().nonnegative())
+    .refine((timing) => Object.keys(timing).every((key) => (TIMING_KEYS as string[]).includes(key)), `timing names are ${TIMING_KEYS.join(', ')}`)
+    .optional(),
   bell: z.boolean().optional(),
   notify: z.boolean().optional(),
   escapeKey: z.string().max(32).optional(),

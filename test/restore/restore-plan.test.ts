@@ -132,5 +132,7 @@ describe('reading a saved state', () => {
     expect(parseWorkspaceState('{"hello":1}')).toMatchObject({ ok: false, error: expect.stringMatching(/not a belltower workspace state/) });
     const bad = { ...state([]), tiles: [{ name: 'a' }] };
     expect(parseWorkspaceState(JSON.stringify(bad))).toMatchObject({ ok: false, error: expect.stringMatching(/^tiles\.0\.\w+: /) });
+    const timing = state([tile({ name: 'a', agent: 'shell', state: 'idle', timing: { warpSpeedMs: 1 } })]);
+    expect(parseWorkspaceState(JSON.stringify(timing))).toMatchObject({ ok: false, error: expect.stringMatching(/^tiles\.0\.timing: timing names are conflictWindowMs, /) });
   });
 });

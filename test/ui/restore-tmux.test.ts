@@ -141,4 +141,28 @@ describe.skipIf(missing !== null)('restore in a real terminal (tmux)', () => {
     expect(savedState(file)!.pid).toBe(owner);
     expect(savedState(file)!.tiles[0]!.screen?.data).toContain('run 1');
   }, 60_000);
+
+  it('a terminal that closes (SIGHUP) saves the workspace saying so, and the next start offers it', async () => {
+    const dir = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-restore-hup-')));
+    const state = join(dir, 'state');
+    const file = join(state, 'workspaces', 'hup.json');
+    const env: Record<string, string | undefined> = { ...process.env, CI: undefined, BELLTOWER_STATE_DIR: state, NO_COLOR: undefined, BELLTOWER_CLAUDE_BIN: '/nonexistent/claude' };
+    for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') env[name] = undefined;
+    const run = (n: number, args: string) => `${q(process.execPath)} ${q(bin)} --session hup ${args} 2> ${dir}/stderr${n}; echo "EXIT=$?" > ${dir}/exit${n}`;
+    const tmux = new Tmux({ cols: 100, rows: 30, command: [run(1, q('printf "before the hangup\\n"')), run(2, ''), 'sleep 600'].join('\n'), env, cwd: dir });
+    opened.push(tmux);
+    await tmux.waitFor('the grid', (s) => s.includes('before the hangup'));
+    await tmux.until('its state', () => savedState(file) !== null);
+    process.kill(savedState(file)!.pid, 'SIGHUP');
+    await tmux.until('the first run to end', () => existsSync(join(dir, 'exit1')));
+    expect(readFileSync(join(dir, 'exit1'), 'utf8')).toContain('EXIT=129');
+    expect(savedState(file)!.ended).toBe('SIGHUP');
+    await tmux.waitFor('the question', (s) => /Restore 1 tile from \d\d:\d\d \(its terminal closed\)\? \[Y\/n\]/.test(s));
+    tmux.type('n');
+    tmux.keys('Enter');
+    // No: nothing to open instead (no SPEC, no claude), said in a line.
+    await tmux.until('the second run to end', () => existsSync(join(dir, 'exit2')));
+    expect(readFileSync(join(dir, 'exit2'), 'utf8')).toContain('EXIT=2');
+    expect(readFileSync(join(dir, 'stderr2'), 'utf8')).toMatch(/`claude` is not installed here/);
+  }, 60_000);
 });

@@ -140,6 +140,8 @@ describe.skipIf(missing !== null)('restore in a real terminal (tmux)', () => {
     await sleep(500);
     expect(savedState(file)!.pid).toBe(owner);
     expect(savedState(file)!.tiles[0]!.screen?.data).toContain('run 1');
+    first.keys('q');
+    await first.until('the first to end', () => existsSync(join(dir, 'exit1')));
   }, 60_000);
 
   it('a terminal that closes (SIGHUP) saves the workspace saying so, and the next start offers it', async () => {

@@ -3,6 +3,7 @@
  * that load them, and the transcript path known before the first hook.
  *
  *   claude --settings <folder>/settings.json --session-id <uuid> [user args…]
+ *   claude --settings <folder>/settings.json --resume <uuid> [user args…]      (a restored tile)
  *
  * Everything is undone by dispose(): the hook session is unregistered and the folder removed.
  */
@@ -12,6 +13,7 @@ import { canonicalPath } from '../platform/paths.js';
 import { claudeTranscriptPath } from './claude-paths.js';
 import { claudeEventsFor, claudeRunsHttpHooks } from './claude-hook-events.js';
 import { CLAUDE_COMMAND_ONLY_EVENTS, CLAUDE_HTTP_EVENTS, ClaudeSettingsError, mergeClaudeSettings, ourClaudeHooks } from './claude-settings.js';
+import { conversationArgs } from './conversation.js';
 import { installRelay } from './relay-install.js';
 import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
 
@@ -24,10 +26,12 @@ export interface ClaudeSessionInput extends TileHooksInput {
   userSettingsPath?: string;
   /** `relay` routes every event through the command relay (when loopback HTTP hooks are blocked). */
   transport?: 'http' | 'relay';
-  /** Fixed for tests and replays; a fresh UUID otherwise. */
+  /** Fixed for tests, replays and restored tiles; a fresh UUID otherwise. */
   sessionId?: string;
   /** `claude --version`, when known: only the hook events it accepts are registered. */
   version?: string | undefined;
+  /** Resume the conversation `sessionId` (it has the same transcript) instead of starting it. */
+  resume?: boolean;
 }
 
 export interface ClaudeSession {
@@ -58,7 +62,7 @@ export function prepareClaudeSession(input: ClaudeSessionInput): ClaudeSession {
     const settings = mergeClaudeSettings(userSettings, hooks);
     const settingsPath = folder.write('settings.json', `${JSON.stringify(settings, null, 2)}\n`);
     return {
-      args: ['--settings', settingsPath, '--session-id', sessionId],
+      args: ['--settings', settingsPath, ...conversationArgs('claude', { id: sessionId, resume: input.resume === true })],
       env: { BELLTOWER_TILE: input.tileKey },
       sessionId,
       transcriptPath,

@@ -66,6 +66,8 @@ export async function demoCommand(flags: { seconds?: string; lines?: boolean; ti
   if (onTerminal) {
     return runUi(demoAgents(count).map((agent) => ({ spec: simSpec(agent), name: agent.name, cwd: process.cwd() })), {}, out, {
       defaultSession: `demo-${process.pid}`,
+      // Simulated agents: nothing to come back to.
+      persist: false,
       ...(seconds === undefined ? {} : { stopAfterMs: seconds * 1000 }),
     });
   }

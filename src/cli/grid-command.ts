@@ -21,23 +21,21 @@ export async function gridCommand(specs: string[], flags: GridFlags, out: Output
     return 2;
   }
   const workspace = found?.workspace;
-  const requests: TileRequest[] = [...(workspace?.tiles ?? []), ...specs.map((spec) => ({ spec, cwd }))];
-  if (requests.length === 0) {
-    if (launchProblem(env.BELLTOWER_CLAUDE_BIN || 'claude', cwd, env) !== undefined) {
-      out.error(
-        [
+  const requests: TileRequest[] = [...(workspace?.tiles ?? []), ...specs.map((spec) => ({ spec, cwd, fromCommandLine: true }))];
+  // With neither, one Claude tile — unless a saved workspace comes back instead, which only the
+  // grid can tell once it holds the session.
+  const whenEmpty: TileRequest | string[] =
+    launchProblem(env.BELLTOWER_CLAUDE_BIN || 'claude', cwd, env) === undefined
+      ? { spec: 'claude', cwd }
+      : [
           'belltower: no SPEC given, and `claude` is not installed here.',
           '  try the grid with simulated agents:   belltower demo',
           '  run any agent or command:            belltower codex "npm test" shell',
           '  keep a set of tiles for this folder:  belltower init',
           '  see every command:                   belltower --help',
-        ].join('\n'),
-      );
-      return 2;
-    }
-    requests.push({ spec: 'claude', cwd });
-  }
+        ];
   return runUi(requests, flags, out, {
+    whenEmpty,
     ...(workspace
       ? {
           workspace: {

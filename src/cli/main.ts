@@ -42,6 +42,8 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--bell <mode>', 'all | background (not for the tile in front of you) | off (default: all)')
     .option('--notify <how>', 'desktop notifications: auto | osc9 | osc777 | osc99 | off (default: auto)')
     .option('--quiet-period <duration>', 'a tile that rings again this soon is shown, not rung (default: 30s; 0 rings every time)')
+    .option('--restore', "bring back this session's last workspace without asking (its tiles, their conversations, the grid)")
+    .option('--fresh', "start without the session's last workspace, even after a crash (it is replaced by this one)")
     .option('--exit-with-last-tile', 'quit when every tile has exited')
     .option('--mouse', "click selects a tile, double click focuses it, the wheel scrolls (off by default: your terminal's own text selection keeps working)")
     .option('--scrollback <lines>', 'lines of output each tile keeps for the scroll view (default 1000)')

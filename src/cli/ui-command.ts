@@ -4,6 +4,16 @@
  * stray output goes (the log file, never the screen).
  */
 import { basename, join } from 'node:path';
+import type { Conversation } from '../agents/conversation.js';
+import { captureState } from '../restore/capture.js';
+import type { TileExtras } from '../restore/capture.js';
+import { when } from '../restore/restore-plan.js';
+import type { RestorePlan } from '../restore/restore-plan.js';
+import { readStateFile, stateFilePath } from '../restore/state-file.js';
+import { StateSaver } from '../restore/state-saver.js';
+import type { WorkspaceState } from '../restore/workspace-state.js';
+import type { RestoredTile } from '../tile/tile.js';
+import { askOnTerminal, startingTiles } from './restore-start.js';
 import { onExit } from 'signal-exit';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
 import { socketPath } from '../control/socket-path.js';
@@ -12,11 +22,12 @@ import { fileLogger } from '../platform/file-logger.js';
 import type { Logger } from '../platform/logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { TileSet } from '../tile/tile-set.js';
+import type { RingState } from '../tile/workspace-view.js';
 import { BELL_MODES } from '../ui/bell.js';
 import type { BellMode } from '../ui/bell.js';
 import { colorDepthFrom } from '../ui/color-depth.js';
 import { DEFAULT_QUIET_PERIOD_MS } from '../ui/attention.js';
-import type { GridApp, TileSettings } from '../ui/grid-app.js';
+import type { GridApp, InitialUi, TileSettings } from '../ui/grid-app.js';
 import { initialSizes } from '../ui/initial-sizes.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
 import { chooseNotifier, multiplexer, NOTIFY_CHOICES } from '../ui/notify.js';
@@ -42,6 +53,10 @@ export interface UiFlags extends CommonRunFlags {
   scrollback?: string;
   /** Mouse reports: click selects, double click focuses, the wheel scrolls. */
   mouse?: boolean;
+  /** Bring back the session's saved workspace without asking. */
+  restore?: boolean;
+  /** Ignore the saved workspace (it is replaced by this one's). */
+  fresh?: boolean;
 }
 
 /** One tile to open: from the workspace file, or a SPEC on the command line. */
@@ -55,6 +70,15 @@ export interface TileRequest {
   escapeKey?: string;
   /** Timing overrides for this tile, over the ones for all. */
   timing?: Record<string, number>;
+  /** Given on the command line: kept beside a restored workspace (the workspace file's are not). */
+  fromCommandLine?: boolean;
+  /** A restored tile: the conversation it resumes, what it showed, the size of its saved screen,
+   * and whether it is still unseen or muted. */
+  conversation?: Conversation;
+  restored?: RestoredTile;
+  size?: { cols: number; rows: number };
+  unseen?: boolean;
+  muted?: boolean;
 }
 
 export interface UiStyle {
@@ -64,6 +88,11 @@ export interface UiStyle {
   stopAfterMs?: number;
   /** The session name when --session is not given. */
   defaultSession?: string;
+  /** Keep the workspace state so a restart can restore it, and offer it at start (default true). */
+  persist?: boolean;
+  /** The tile to open when nothing else is asked for and nothing is restored, or why there is
+   * none (lines for the user; exit 2). */
+  whenEmpty?: TileRequest | string[];
 }
 
 /** Memory grows with it (about 2.6 MB per 120×40 tile at 1000 lines, 19 MB at 10 000). */
@@ -71,8 +100,11 @@ export const MAX_SCROLLBACK = 100_000;
 
 /** The grid's own pty size when the terminal is too small to lay tiles out. */
 const FALLBACK_SIZE = { cols: 80, rows: 24 };
+/** At most one ring per tile matters before the grid starts; a bound all the same. */
+const MAX_EARLY_RINGS = 1000;
 
-export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
+export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
+  let requests = asked;
   const ws = style.workspace ?? {};
   const escape = parseEscapeKey(flags.escapeKey ?? ws.escapeKey ?? DEFAULT_ESCAPE_KEY);
   if ('error' in escape) {
@@ -103,16 +135,29 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     out.error(`belltower: --scrollback takes a whole number of lines from 0 to ${MAX_SCROLLBACK} (got "${flags.scrollback}")`);
     return EXIT.usage;
   }
-  const setup = prepareRun(
+  if (flags.restore && flags.fresh) {
+    out.error('belltower: --restore and --fresh contradict each other: give one');
+    return EXIT.usage;
+  }
+  const runFlags = { ...flags, timing: [...Object.entries(ws.timing ?? {}).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])] };
+  const defaultSession = style.defaultSession ?? sessionFromFolder(process.cwd());
+  let setup = prepareRun(
     requests.map((r) => r.spec),
-    { ...flags, timing: [...Object.entries(ws.timing ?? {}).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])] },
-    style.defaultSession ?? sessionFromFolder(process.cwd()),
+    runFlags,
+    defaultSession,
   );
   if ('error' in setup) {
     out.error(`belltower: ${setup.error}`);
     return EXIT.usage;
   }
-  const timings = requests.map((r) => (r.timing && Object.keys(r.timing).length > 0 ? resolveTiming({ ...setup.timing, ...r.timing }) : setup.timing));
+  const dirs = belltowerDirs();
+  const persist = style.persist !== false;
+  const stateFile = stateFilePath(dirs.state, setup.session);
+  // Nothing to open and nothing saved to offer: say what to run instead, terminal or not.
+  if (requests.length === 0 && Array.isArray(style.whenEmpty) && !flags.restore && (!persist || readStateFile(stateFile).kind === 'absent')) {
+    for (const line of style.whenEmpty) out.error(line);
+    return EXIT.usage;
+  }
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     out.error('belltower: the full-screen UI needs a terminal; without one, run `belltower run --headless [SPEC...]`');
     return EXIT.usage;
@@ -123,12 +168,9 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   const loadingApp = import('../ui/grid-app.js');
   loadingApp.catch(() => undefined); // awaited below; an early return must not leave it unhandled
 
-  const dirs = belltowerDirs();
   const logPath = join(dirs.log, 'belltower.log');
   const log = fileLogger(logPath);
   const terminal = new UserTerminal(process.stdin, process.stdout);
-  const sizes = initialSizes(terminal.cols, terminal.rows, setup.launches.length);
-  const sizeOf = (index: number) => sizes[index] ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
 
   const tiles = new TileSet({
     cwd: process.cwd(),
@@ -151,12 +193,88 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     }
     throw error;
   }
+  // The socket is this session's lock: from here on, no other belltower writes its state.
+  let restoring: RestorePlan | null = null;
+  let restoredFrom: WorkspaceState | null = null;
+  if (persist) {
+    const start = await startingTiles(stateFile, setup.session, flags, requests, askOnTerminal(process.stdin, process.stdout), out);
+    if ('exit' in start) {
+      await control.close();
+      return start.exit;
+    }
+    if (start.restoring) {
+      ({ plan: restoring, state: restoredFrom } = start.restoring);
+      requests = start.requests;
+      const again = prepareRun(
+        requests.map((r) => r.spec),
+        runFlags,
+        defaultSession,
+      );
+      if ('error' in again) {
+        out.error(`belltower: the saved workspace cannot be restored: ${again.error}`);
+        await control.close();
+        return EXIT.usage;
+      }
+      setup = again;
+    }
+  }
+  if (requests.length === 0 && style.whenEmpty) {
+    if (Array.isArray(style.whenEmpty)) {
+      for (const line of style.whenEmpty) out.error(line);
+      await control.close();
+      return EXIT.usage;
+    }
+    requests = [style.whenEmpty];
+    const again = prepareRun([style.whenEmpty.spec], runFlags, defaultSession);
+    if ('error' in again) {
+      out.error(`belltower: ${again.error}`);
+      await control.close();
+      return EXIT.usage;
+    }
+    setup = again;
+  }
+  const timings = requests.map((r) => (r.timing && Object.keys(r.timing).length > 0 ? resolveTiming({ ...setup.timing, ...r.timing }) : setup.timing));
+  const sizes = initialSizes(terminal.cols, terminal.rows, setup.launches.length);
+  const sizeOf = (index: number) => sizes[index] ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
+
   sweepOrphans(dirs.runtime, Date.now(), { logger: log });
-  log('info', 'ui start', { session: setup.session, specs: setup.launches.map((l) => l.spec), socket: control.path, bell, escapeKey: escape.key });
+  log('info', 'ui start', { session: setup.session, specs: setup.launches.map((l) => l.spec), socket: control.path, bell, escapeKey: escape.key, restored: restoring !== null });
 
   const quiet = captureStray(log);
   let app: GridApp | null = null;
   let finishing = false;
+  const settings = new Map<number, TileSettings>();
+  const extras = new Map<number, TileExtras>();
+  const initialUi: InitialUi = {
+    selected: restoring?.ui.selected ?? 0,
+    zoomed: restoring?.ui.zoomed ?? false,
+    layoutMode: restoring?.ui.layout ?? 'auto',
+    hideIdle: restoring?.ui.hideIdle ?? false,
+    unseen: [],
+    muted: [],
+  };
+  const saver = persist
+    ? new StateSaver({
+        file: stateFile,
+        logger: log,
+        capture: (ended) =>
+          captureState({
+            session: setup.session,
+            pid: process.pid,
+            now: new Date(),
+            ended,
+            tiles: tiles.tiles,
+            launchOf: (id) => tiles.launchOf(id),
+            extras: (id) => extras.get(id) ?? {},
+            ui: app?.snapshot() ?? { selected: initialUi.selected, zoomed: initialUi.zoomed, layout: initialUi.layoutMode, hideIdle: initialUi.hideIdle, unseen: initialUi.unseen, muted: initialUi.muted },
+          }),
+      })
+    : null;
+  if (saver) {
+    tiles.onChange(() => saver.changed());
+    tiles.onRestart(() => saver.changed());
+    tiles.onActivity(() => saver.activity());
+  }
   // How belltower ends: a signal, a crash, or null (q, time is up, the last tile exited).
   type Ending = EndingSignal | 'crash' | null;
   let resolveDone: (ending: Ending) => void = () => {};
@@ -173,6 +291,9 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     finishing = true;
     log('info', `ui stop: ${why}`);
     restoreScreen();
+    // Saved as the tiles were, before belltower ends them: a restore brings back this workspace.
+    saver?.flush(ending ?? 'quit');
+    saver?.stop();
     resolveDone(ending);
   };
   const onSignal = (signal: EndingSignal) => finish(signal, signal);
@@ -180,6 +301,8 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     log('error', 'crashed', { stack: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     if (finishing) return;
     restoreScreen();
+    saver?.flush('crash');
+    saver?.stop();
     out.error(`belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`);
     finish('crash', 'crash');
   };
@@ -202,24 +325,51 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(null, 'time is up'), style.stopAfterMs);
   try {
     terminal.enter({ mouse: flags.mouse === true });
-    const settings = new Map<number, TileSettings>();
+    // Rings that come before the grid does (a quick command finishes while Ink loads) wait for it.
+    const earlyRings: { id: number; state: RingState }[] = [];
+    const offEarlyRings = tiles.onRing((id, state) => {
+      if (earlyRings.length < MAX_EARLY_RINGS) earlyRings.push({ id, state });
+    });
+    const unseen: number[] = [];
+    const muted: number[] = [];
     for (const [i, launch] of setup.launches.entries()) {
       const size = sizeOf(i);
       const request = requests[i]!;
       const tile = await tiles.add(launch, {
         ...(request.name ? { name: request.name } : {}),
-        cols: size.width,
-        rows: size.height,
+        // A restored screen is drawn at its own size; the grid gives the tile its place after.
+        cols: request.size?.cols ?? size.width,
+        rows: request.size?.rows ?? size.height,
         cwd: request.cwd,
         ...(request.env ? { env: request.env } : {}),
         timing: timings[i]!,
+        ...(request.conversation ? { conversation: request.conversation } : {}),
+        ...(request.restored ? { restored: request.restored } : {}),
       });
       settings.set(tile.id, { bell: request.bell ?? true, notify: request.notify ?? true, ...(request.escapeKey ? { escapeKey: parseEscapeKeyName(request.escapeKey) } : {}) });
+      extras.set(tile.id, {
+        ...(request.bell !== undefined ? { bell: request.bell } : {}),
+        ...(request.notify !== undefined ? { notify: request.notify } : {}),
+        ...(request.escapeKey !== undefined ? { escapeKey: request.escapeKey } : {}),
+        ...(request.timing ? { timing: request.timing } : {}),
+      });
+      if (request.unseen) unseen.push(tile.id);
+      if (request.muted) muted.push(tile.id);
       if (finishing) break;
     }
+    initialUi.unseen = unseen;
+    initialUi.muted = muted;
+    if (restoring && restoredFrom) {
+      const count = restoring.tiles.length;
+      initialUi.note = `restored ${count} ${count === 1 ? 'tile' : 'tiles'} from ${when(new Date(restoredFrom.savedAt), new Date())}${restoring.skipped.length > 0 ? ` (${restoring.skipped.length} not: see the log)` : ''}`;
+      for (const line of restoring.skipped) log('warn', `not restored: ${line}`);
+    }
+    saver?.changed();
     if (!finishing) {
       const { GridApp } = await loadingApp;
       app = new GridApp({
+        initial: initialUi,
+        onUiChange: () => saver?.changed(),
         view: tiles,
         terminal,
         escapeKey: escape.key,
@@ -234,7 +384,8 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
         logger: log,
         onQuit: () => finish(null, 'quit'),
       });
-      app.start();
+      offEarlyRings();
+      app.start(earlyRings);
       if (flags.exitWithLastTile) void tiles.allExited().then(() => finish(null, 'every tile exited'));
     }
     ending = await done;
@@ -254,6 +405,7 @@ export async function runUi(requests: TileRequest[], flags: UiFlags, out: Output
     process.stdout.off('error', onStdoutError);
     removeExitHook();
     if (app) log('info', 'ui painted', { ...app.stats });
+    if (saver) log('info', 'workspace state', { file: stateFile, ...saver.stats });
   }
   // The table in the README: a crash is 1; a signal 128 + its number; else how the tiles ended.
   return ending === 'crash' ? EXIT.failure : exitStatus(ending, tiles.ends());

@@ -63,6 +63,10 @@ export interface TileInfo {
   folder?: string;
   /** What the tile could not set up and how it copes (e.g. no hooks: the title decides). */
   notice?: string;
+  /** It shows its screen from before belltower restarted; its program has not drawn yet. */
+  restored?: boolean;
+  /** belltower's own word about the tile (e.g. its conversation could not be resumed). */
+  note?: string;
 }
 
 export type ControlReply =

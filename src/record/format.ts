@@ -39,6 +39,17 @@ export const headerSchema = z.object({
   hooks: z.boolean().optional(),
   /** Version 2: the agents' text was recorded as received (--record-text). */
   text: z.boolean().optional(),
+  /** Optional (versions 1 and 2): a tile restored after belltower restarted starts showing this
+   * verdict (with no edge into it, so no ring). */
+  restored: z
+    .object({
+      state: z.enum(['done', 'failed', 'exited']),
+      reason: z.string(),
+      source: z.enum(SOURCES),
+      exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable(), error: z.string().optional() }).optional(),
+      ended: z.boolean(),
+    })
+    .optional(),
 });
 export type RecordingHeader = z.infer<typeof headerSchema>;
 

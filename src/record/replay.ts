@@ -51,6 +51,7 @@ export async function replay(recording: ParsedRecording, options: { tile?: numbe
     timing: resolveTiming(header.timing ?? {}),
     promptsFromHooks: profile.promptsFromHooks && header.hooks !== false,
     screenDerived: hasPty,
+    ...(header.restored ? { restored: header.restored } : {}),
     ...(screen ? { readBanners: createBannerReader(screen) } : {}),
     onProblem: (problem) => problems.push(problem),
     onEffects: (effects) => {

@@ -7,6 +7,7 @@
  */
 import xterm from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
+import serialize from '@xterm/addon-serialize';
 import type { IBufferCell, Terminal as XtermTerminal } from '@xterm/headless';
 import { PspQueryScanner } from './psp-query-scanner.js';
 import { readStyledRow, type ReadOptions } from './row-reader.js';
@@ -16,6 +17,10 @@ import type { StyledRow } from './styled-row.js';
 // under vitest, so only the built CLI would break). Default import, then destructure.
 const { Terminal } = xterm;
 const { Unicode11Addon } = unicode11;
+const { SerializeAddon } = serialize;
+
+/** Where addon-serialize puts the alternate screen in its output (after the normal buffer). */
+const ALT_SCREEN_MARK = '\x1b[?1049h\x1b[H';
 
 /** OSC codes reported to `onOsc` listeners: titles (0, 2), status (7501), prompt marks (133), the
  * working folder (7), desktop notifications (9: iTerm2, 777: rxvt/Ghostty `notify;…`, 99: kitty). */
@@ -56,6 +61,7 @@ export interface ScreenOptions {
 export class Screen {
   private readonly term: XtermTerminal;
   private readonly scratch: IBufferCell;
+  private serializer: InstanceType<typeof SerializeAddon> | undefined;
   private readonly scanner: PspQueryScanner | undefined;
   private readonly oscListeners = new Set<OscListener>();
   private readonly parsedListeners = new Set<() => void>();
@@ -65,6 +71,8 @@ export class Screen {
   private scrolled = 0;
   private cursorShown = true;
   private disposed = false;
+  /** A snapshot is being parsed: it is history, not the program speaking. */
+  private restoring = false;
 
   constructor(options: ScreenOptions) {
     this.onReply = options.onReply;
@@ -238,12 +246,60 @@ export class Screen {
     this.changes++;
   }
 
+  /**
+   * The screen as bytes that draw it again (colours and attributes kept, terminal modes not): the
+   * viewport with up to `scrollback` lines above it. A full-screen program's alternate screen is
+   * given as plain rows, so that it lands in the normal buffer of the screen it is restored into,
+   * where the program that runs next keeps it above its own output.
+   */
+  snapshot(scrollback: number): string {
+    if (this.disposed) return '';
+    this.serializer ??= this.loadSerializer();
+    let drawn: string;
+    if (this.activeBuffer === 'alternate') {
+      const all = this.serializer.serialize({ scrollback: 0, excludeModes: true });
+      const at = all.lastIndexOf(ALT_SCREEN_MARK);
+      drawn = at < 0 ? all : all.slice(at + ALT_SCREEN_MARK.length);
+    } else {
+      drawn = this.serializer.serialize({ scrollback, excludeModes: true, excludeAltBuffer: true });
+    }
+    // The cursor goes to the last row with something on it: what runs next starts below that,
+    // instead of over the middle of the old screen where its program had the cursor.
+    let last = this.term.rows - 1;
+    while (last > 0 && this.rowText(last).trim() === '') last--;
+    return `${drawn}\x1b[${last + 1};1H`;
+  }
+
+  /**
+   * Draw a snapshot (see `snapshot`) before any output of the program: parsed as the terminal's own
+   * history — no OSC reaches the listeners, nothing is answered — then a fresh line below it, in
+   * the default colours, where the program's own output starts. Resolves once it is parsed.
+   */
+  restore(snapshot: string): Promise<void> {
+    if (this.disposed || snapshot === '') return Promise.resolve();
+    this.restoring = true;
+    return new Promise((resolve) => {
+      this.term.write(`${snapshot}\x1b[0m\r\n`, () => {
+        this.restoring = false;
+        this.changes++;
+        resolve();
+      });
+    });
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.oscListeners.clear();
     this.parsedListeners.clear();
     this.term.dispose();
+  }
+
+  private loadSerializer(): InstanceType<typeof SerializeAddon> {
+    const addon = new SerializeAddon();
+    // The addon's typings name the browser Terminal; the headless one has every member it uses.
+    this.term.loadAddon(addon as unknown as Parameters<XtermTerminal['loadAddon']>[0]);
+    return addon;
   }
 
   private decPrivate(params: (number | number[])[], set: boolean): boolean {
@@ -255,6 +311,7 @@ export class Screen {
   }
 
   private handleOsc(code: number, payload: string): boolean {
+    if (this.restoring) return true;
     if (code === PSP_CODE && payload === '?' && this.scanner) {
       // Answer inside the parser, synchronously: the DA1 query that follows in the same stream
       // is answered later in this same parse, so the child sees our echo first — which is how

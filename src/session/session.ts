@@ -33,6 +33,8 @@ export interface SessionOptions {
   flow?: FlowLimits;
   /** Where dropped terminal replies are counted. */
   logger?: Logger;
+  /** A screen snapshot (Screen.snapshot) to draw before the child's first byte. */
+  restore?: string;
 }
 
 /**
@@ -47,7 +49,8 @@ export const MAX_PENDING_REPLIES = 1024;
 
 export class Session {
   readonly screen: Screen;
-  private readonly pty: PtySession;
+  /** Null for a session restored as finished: its screen only, no process. */
+  private readonly pty: PtySession | null;
   private readonly limits: FlowLimits;
   private flowState: FlowState = IDLE_FLOW;
   private pauses = 0;
@@ -62,7 +65,10 @@ export class Session {
   private readonly logger: Logger;
   private readonly replies = { sent: 0, dropped: 0 };
 
-  private constructor(options: SessionOptions) {
+  /** Resolves once the restored snapshot is parsed (at once when there is none). */
+  readonly restored: Promise<void>;
+
+  private constructor(options: SessionOptions, finished?: ExitInfo) {
     const badSize = sizeProblem(options.cols, options.rows);
     if (badSize) throw new RangeError(badSize);
     this.limits = checkFlowLimits(options.flow ?? DEFAULT_FLOW_LIMITS);
@@ -76,6 +82,13 @@ export class Session {
       answerPspQuery: options.answerPspQuery,
       onReply: (data) => this.reply(data),
     });
+    // Queued before the child can print: its output lands after the old screen, never inside it.
+    this.restored = options.restore ? this.screen.restore(options.restore) : Promise.resolve();
+    if (finished) {
+      this.pty = null;
+      this.exitInfo = finished;
+      return;
+    }
     this.pty = PtySession.spawn(options.file, options.args ?? [], {
       cols: options.cols,
       rows: options.rows,
@@ -91,13 +104,21 @@ export class Session {
     return new Session(options);
   }
 
+  /**
+   * A session whose process had already ended before belltower restarted: its last screen (from
+   * `restore`) and how it ended, and no process. Its exit is known from the start.
+   */
+  static finished(options: SessionOptions, exit: ExitInfo): Session {
+    return new Session(options, exit);
+  }
+
   get pid(): number | undefined {
-    return this.pty.pid;
+    return this.pty?.pid;
   }
 
   /** Bytes written for the child (keystrokes, terminal replies) that it has not read yet. */
   get inputBacklog(): number | undefined {
-    return this.pty.inputBacklog;
+    return this.pty?.inputBacklog ?? 0;
   }
 
   /** Terminal replies sent to the child, and dropped because it left too much input unread. */
@@ -143,7 +164,7 @@ export class Session {
 
   /** Input for the child (keystrokes, pastes). */
   write(data: string): void {
-    this.pty.write(data);
+    this.pty?.write(data);
   }
 
   /** Resize the screen, then the pty: the child's redraw after SIGWINCH lands on the new size. */
@@ -151,18 +172,18 @@ export class Session {
     const badSize = sizeProblem(cols, rows);
     if (badSize) throw new RangeError(badSize);
     this.screen.resize(cols, rows);
-    this.pty.resize(cols, rows);
+    this.pty?.resize(cols, rows);
   }
 
   /** Forget input (keystrokes, terminal replies) the child has not read: it is being ended, so
    * replies to what it still prints are not sent either. */
   dropUnreadInput(): void {
     this.ending = true;
-    this.pty.dropUnreadInput();
+    this.pty?.dropUnreadInput();
   }
 
   kill(signal?: NodeJS.Signals): void {
-    this.pty.kill(signal);
+    this.pty?.kill(signal);
   }
 
   /** Kill the child (if it runs) and free the screen. No exit is reported after this. */
@@ -172,14 +193,14 @@ export class Session {
     this.exitListeners.clear();
     this.outputListeners.clear();
     this.parsedListeners.clear();
-    this.pty.kill();
+    this.pty?.kill();
     this.screen.dispose();
   }
 
   private reply(data: string): void {
     if (this.ending) return;
     // Called from the screen's constructor onwards: the pty may not exist yet.
-    const pty = this.pty as PtySession | undefined;
+    const pty = this.pty as PtySession | null | undefined;
     if (!pty) return;
     const backlog = pty.pendingWrites ?? 0;
     if (backlog < MAX_PENDING_REPLIES) {
@@ -210,8 +231,8 @@ export class Session {
     if (state.pending > this.maxPending) this.maxPending = state.pending;
     if (action === 'pause') {
       this.pauses++;
-      this.pty.pause();
-    } else if (action === 'resume') this.pty.resume();
+      this.pty?.pause();
+    } else if (action === 'resume') this.pty?.resume();
   }
 
   private async ended(info: ExitInfo): Promise<void> {

@@ -11,6 +11,7 @@ import { GeminiHooksOff, geminiChatTarget, prepareGeminiSession } from '../agent
 import { GeminiSettingsError } from '../agents/gemini-settings.js';
 import { codexHookReview } from '../agents/codex-hook-trust.js';
 import { codexTranscriptTarget } from '../agents/codex-rollout-path.js';
+import type { Conversation } from '../agents/conversation.js';
 import type { AgentName, TranscriptTarget } from '../agents/profile.js';
 import { claudeTranscriptSwitch } from '../sources/hooks/claude-hooks.js';
 import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
@@ -25,6 +26,8 @@ export interface Injection {
   refusedOnScreen?(rows: readonly string[]): string | undefined;
   /** The session log a hook (or notify) call points at, if it says one; `following`: one is followed already. */
   transcriptFor?(event: string, payload: Record<string, unknown>, following: boolean): TranscriptTarget | undefined;
+  /** The arguments already start (or resume) the tile's conversation. */
+  startsConversation: boolean;
   dispose(): void;
 }
 
@@ -39,6 +42,8 @@ export interface InjectionInput {
   onHook: HookListener;
   /** The agent's `--version`, when known. */
   version?: string | undefined;
+  /** The conversation the tile starts or resumes (Claude's goes into its injected arguments). */
+  conversation?: Conversation | null;
 }
 
 /** The agent cannot be made to report here; the tile runs without first-party hooks. */
@@ -60,7 +65,14 @@ export function inject(input: InjectionInput): Injection | null {
   const common = { stateDir: input.runtimeDir, server: input.server, tileKey: input.tileKey, onHook: input.onHook };
   switch (input.agent) {
     case 'claude': {
-      const session = prepareClaudeSession({ ...common, cwd: input.cwd, configDir: claudeConfigDir(input.env as NodeJS.ProcessEnv, homedir()), version: input.version });
+      const conversation = input.conversation;
+      const session = prepareClaudeSession({
+        ...common,
+        cwd: input.cwd,
+        configDir: claudeConfigDir(input.env as NodeJS.ProcessEnv, homedir()),
+        version: input.version,
+        ...(conversation ? { sessionId: conversation.id, resume: conversation.resume } : {}),
+      });
       return {
         args: session.args,
         env: session.env,
@@ -69,6 +81,7 @@ export function inject(input: InjectionInput): Injection | null {
           const path = claudeTranscriptSwitch(event, payload);
           return path ? { path } : undefined;
         },
+        startsConversation: true,
         dispose: () => session.dispose(),
       };
     }
@@ -80,13 +93,14 @@ export function inject(input: InjectionInput): Injection | null {
         env: session.env,
         transcriptFor: (event, payload, following) => codexTranscriptTarget(codexHome, event, payload, following),
         ...(session.sessionStartHook ? { refusedOnScreen: codexHookReview } : {}),
+        startsConversation: false,
         dispose: () => session.dispose(),
       };
     }
     case 'gemini': {
       try {
         const session = prepareGeminiSession({ ...common, cwd: input.cwd, env: input.env as NodeJS.ProcessEnv });
-        return { args: session.args, env: session.env, transcriptFor: geminiChatTarget, dispose: () => session.dispose() };
+        return { args: session.args, env: session.env, transcriptFor: geminiChatTarget, startsConversation: false, dispose: () => session.dispose() };
       } catch (error) {
         if (!(error instanceof GeminiHooksOff || error instanceof GeminiSettingsError)) throw error;
         throw new InjectionUnavailable(`Gemini hooks are off for this tile: ${error.message}; its status comes from the title`);

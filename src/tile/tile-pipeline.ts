@@ -12,8 +12,8 @@ import type { Recorder } from '../record/recorder.js';
 import type { Effect } from '../verdict/effects.js';
 import { advance, step } from '../verdict/run.js';
 import type { SourceSignal } from '../verdict/signals.js';
-import { initialState } from '../verdict/state.js';
-import type { EngineState } from '../verdict/state.js';
+import { initialState, restoredState } from '../verdict/state.js';
+import type { EngineState, RestoredVerdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
 import { initialInterpreter, interpret } from './interpret.js';
 import type { InterpreterState } from './interpret.js';
@@ -35,6 +35,8 @@ export interface PipelineOptions {
    * so the recorded ones are compared, not applied. */
   screenDerived?: boolean;
   onEffects?: (effects: Effect[], state: EngineState) => void;
+  /** Start as a restored tile showing this verdict (no edge into it, so no ring). */
+  restored?: RestoredVerdict;
   /** Evidence that could not be read, for the log file. */
   onProblem?: (problem: string) => void;
   /** What a recording keeps of evidence (src/record/recorded-form.ts). The engine reads the same
@@ -56,13 +58,14 @@ export class TilePipeline {
   private pumping = false;
 
   constructor(private readonly options: PipelineOptions) {
-    this.engine = initialState({
+    const engine = {
       timing: options.timing,
       promptsFromHooks: options.promptsFromHooks ?? options.profile.promptsFromHooks,
       titleRestIsDone: options.profile.titleRestIsDone,
       exitIsOutcome: options.profile.exitIsOutcome,
       titleEndsBlocked: options.profile.titleEndsBlocked,
-    });
+    };
+    this.engine = options.restored ? restoredState(engine, options.restored) : initialState(engine);
     this.interpreter = initialInterpreter(options.profile);
   }
 

@@ -15,9 +15,11 @@ import type { EndTiming } from '../session/end-session.js';
 import type { WhyEntry } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
 import { probeAgentVersion } from '../agents/agent-version.js';
+import type { Conversation } from '../agents/conversation.js';
+import { printable } from '../platform/printable.js';
 import { injects, versionMatters } from './agent-injection.js';
 import { Tile } from './tile.js';
-import type { TileEnd, VerdictChange } from './tile.js';
+import type { RestoredTile, TileEnd, VerdictChange } from './tile.js';
 import type { RingState, TileScreenView, WorkspaceView } from './workspace-view.js';
 
 export interface TileSetOptions {
@@ -52,7 +54,16 @@ export interface AddOptions {
   env?: Record<string, string>;
   /** This tile's timing (default: the set's). */
   timing?: Timing;
+  /** The agent's conversation to resume (default: a fresh one). */
+  conversation?: Conversation | null;
+  /** What the tile showed before belltower restarted. */
+  restored?: RestoredTile;
 }
+
+/** A restored tile whose resumed agent exits by itself this soon, and not with 0, could not
+ * resume its conversation (an id the agent no longer knows, a deleted session): it starts again
+ * with a new one, and says so. */
+export const RESUME_GRACE_MS = 15_000;
 
 /** How a tile was launched: what a restart launches again. */
 interface Launch {
@@ -61,10 +72,14 @@ interface Launch {
   name: string;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** The variables this tile adds to the set's environment (what a restore launches it with). */
+  envOverrides: Record<string, string>;
   timing: Timing;
   cols: number;
   rows: number;
   run: number;
+  conversation?: Conversation | null;
+  restored?: RestoredTile;
 }
 
 export class TileSet implements WorkspaceView {
@@ -89,11 +104,16 @@ export class TileSet implements WorkspaceView {
       name: tileName,
       cwd: options.cwd ?? this.options.cwd,
       env: options.env ? { ...this.options.env, ...options.env } : this.options.env,
+      envOverrides: options.env ?? {},
       timing: options.timing ?? this.options.timing,
       cols: options.cols ?? this.options.cols,
       rows: options.rows ?? this.options.rows,
       run: 1,
+      ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
+      ...(options.restored ? { restored: options.restored } : {}),
     });
+    // The old screen is drawn at the size it had before the grid resizes the tile.
+    await tile.session.restored;
     this.tiles.push(tile);
     this.changed(tile);
     return tile;
@@ -149,22 +169,49 @@ export class TileSet implements WorkspaceView {
     const previous = this.tiles[index];
     if (!previous) throw new Error(`no tile ${id}`);
     const { cols, rows } = previous.session.screen;
-    const launched = this.launches.get(id);
+    const size = { cols: previous.session.screen.cols, rows: previous.session.screen.rows };
     await previous.stop();
+    return this.relaunch(index, previous, size, {});
+  }
+
+  /** Launch tile `previous` (ended) again in its place, with a fresh conversation or as told. */
+  private async relaunch(index: number, previous: Tile, { cols, rows }: { cols: number; rows: number }, how: { conversation?: Conversation | null; restored?: RestoredTile }): Promise<Tile> {
+    const launched = this.launches.get(previous.id);
     const tile = await this.launch({
-      id,
+      id: previous.id,
       spec: previous.spec,
       name: previous.name,
       cwd: previous.cwd,
       env: launched?.env ?? this.options.env,
+      envOverrides: launched?.envOverrides ?? {},
       timing: launched?.timing ?? this.options.timing,
       cols,
       rows,
       run: previous.run + 1,
+      ...how,
     });
     this.tiles[index] = tile;
     for (const listener of this.restartListeners) listener(tile, previous);
     return tile;
+  }
+
+  /**
+   * A resumed agent that gave up at once could not resume its conversation: run it again with a
+   * new one, and say so in the tile (above what it prints) and in its info.
+   */
+  private async resumeFailed(tile: Tile): Promise<void> {
+    const end = tile.ended;
+    const index = this.tiles.indexOf(tile);
+    if (index < 0 || !end || end.closed || end.code === 0 || tile.t() > RESUME_GRACE_MS) return;
+    const screen = tile.session.screen;
+    const said = screen.rowTexts().map((row) => row.trim()).filter((row) => row !== '').slice(-2).join(' ');
+    const how = end.code !== null ? `it exited with code ${end.code}` : (end.error ?? `it ended by ${end.signal ?? 'itself'}`);
+    const note = `could not resume the conversation ${tile.conversation ?? ''} (${how}${said ? `: ${printable(said).slice(0, 200)}` : ''}); started a new one`;
+    this.options.logger('warn', `tile ${tile.id}: ${note}`);
+    const size = { cols: screen.cols, rows: screen.rows };
+    await tile.stop();
+    if (this.tiles[index] !== tile) return; // closed or restarted meanwhile
+    await this.relaunch(index, tile, size, { restored: { note, screen: `\x1b[2m[belltower] ${note}\x1b[0m` } });
   }
 
   /** Close one tile: end its processes (reported as closed), free it, and drop it from the set. */
@@ -204,6 +251,8 @@ export class TileSet implements WorkspaceView {
     const agentVersion = wantsHooks && versionMatters(at.spec.agent) ? await probeAgentVersion(at.spec.file, at.env) : undefined;
     const runSuffix = at.run > 1 ? `-run${at.run}` : '';
     const tile = new Tile({
+      ...(at.conversation !== undefined ? { conversation: at.conversation } : {}),
+      ...(at.restored ? { restored: at.restored } : {}),
       id: at.id,
       spec: at.spec,
       name: at.name,
@@ -236,6 +285,14 @@ export class TileSet implements WorkspaceView {
     tile.session.screen.onParsed(() => {
       for (const listener of this.activityListeners) listener(tile.id);
     });
+    // "restored" goes from the tile's header once its program draws.
+    if (tile.showsRestoredScreen) {
+      const off = tile.session.onOutput(() => {
+        off();
+        this.changed(tile);
+      });
+    }
+    if (tile.resumed) void tile.whenExited().then(() => this.resumeFailed(tile));
     // A finished command may already show done when its exit comes: `wait --for exited` still hears it.
     void tile.whenExited().then(() => this.changed(tile));
     return tile;
@@ -315,6 +372,12 @@ export class TileSet implements WorkspaceView {
 
   private byId(id: number): Tile | undefined {
     return this.tiles.find((t) => t.id === id);
+  }
+
+  /** What tile `id` was launched with: the SPEC as given, its folder, its own variables. */
+  launchOf(id: number): { spec: string; cwd: string; env: Record<string, string> } | undefined {
+    const at = this.launches.get(id);
+    return at ? { spec: at.spec.spec, cwd: at.cwd, env: at.envOverrides } : undefined;
   }
 }
 

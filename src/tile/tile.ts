@@ -8,6 +8,8 @@
  * only after every process of its session is gone. An exited tile's screen stays readable until
  * the tile is closed or restarted.
  */
+import { argsForResume, conversationArgs, freshConversation, reportedConversation, reportedWhenUsed } from '../agents/conversation.js';
+import type { Conversation } from '../agents/conversation.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { AgentProfile, TranscriptTarget } from '../agents/profile.js';
 import { profileFor } from '../agents/registry.js';
@@ -24,11 +26,12 @@ import { recordedForm } from '../record/recorded-form.js';
 import { Recorder } from '../record/recorder.js';
 import { RowWatcher } from '../session/row-watcher.js';
 import { Session } from '../session/session.js';
+import type { SessionOptions } from '../session/session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
 import { TranscriptTail } from '../sources/transcript/tail.js';
 import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
-import type { EngineState, Verdict } from '../verdict/state.js';
+import type { EngineState, RestoredVerdict, Verdict } from '../verdict/state.js';
 import { MAX_DURATION_MS } from '../verdict/duration.js';
 import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
@@ -79,6 +82,24 @@ export interface TileOptions {
   /** Listeners from the first verdict on (the start of a plain command is a verdict). */
   onChange?: (change: VerdictChange) => void;
   onRing?: (tile: Tile, state: string) => void;
+  /** The agent's conversation to start or resume (default: a fresh one, where the agent takes an
+   * id from belltower; null: none). */
+  conversation?: Conversation | null;
+  /** What the tile showed before belltower restarted. */
+  restored?: RestoredTile;
+}
+
+/** A tile brought back after belltower restarted (src/restore/). */
+export interface RestoredTile {
+  /** Its last screen (Screen.snapshot), drawn before its program's first byte. */
+  screen?: string;
+  /** An unseen done or failed turn, or how a finished process ended: shown without a ring. */
+  verdict?: RestoredVerdict;
+  /** Its process had ended: the tile shows its last screen and how it ended, and runs nothing
+   * (restarting it runs it again). */
+  finished?: TileEnd;
+  /** belltower's own word about the restore ("could not resume the conversation: …"). */
+  note?: string;
 }
 
 export type { TileEnd } from './tile-end.js';
@@ -128,6 +149,15 @@ export class Tile {
   private leaderEnded: Promise<void> | undefined;
   private currentFolder: string | null = null;
   private readonly exitWaiters: (() => void)[] = [];
+  /** The agent's conversation id as last known (given at launch, or reported by the agent). */
+  private conversationId: string | null;
+  /** Shows the screen from before belltower restarted, and nothing of its program yet. */
+  private showingRestored: boolean;
+  /** The conversation was resumed (not started) at launch. */
+  readonly resumed: boolean;
+  /** The conversation has something to resume: it was resumed, or a prompt went into it. */
+  private conversationUsed: boolean;
+  readonly note: string | undefined;
 
   constructor(private readonly options: TileOptions) {
     this.id = options.id;
@@ -144,7 +174,16 @@ export class Tile {
     const tileKey = `tile-${process.pid}-${options.id}${this.run > 1 ? `-${this.run}` : ''}`;
     this.marker = `BELLTOWER_TILE=${tileKey}`;
 
-    let args = options.spec.args;
+    const restored = options.restored;
+    const finished = restored?.finished;
+    this.note = restored?.note;
+    this.showingRestored = restored?.screen !== undefined && restored.screen !== '';
+    const conversation = finished ? null : options.conversation === undefined ? freshConversation(this.profile.name) : options.conversation;
+    this.conversationId = conversation?.id ?? null;
+    this.resumed = conversation?.resume === true;
+    this.conversationUsed = this.resumed;
+    // A resumed agent must not be handed its first prompt again (`claude "fix the tests"`).
+    let args = this.resumed ? argsForResume(this.profile.name, options.spec.args) : options.spec.args;
     let env: Record<string, string | undefined> = { ...options.env, BELLTOWER_TILE: tileKey };
     if (this.profile.name === 'shell') {
       const kind = shellKind(options.spec.file);
@@ -157,7 +196,7 @@ export class Tile {
       }
     }
     let injection: Injection | null = null;
-    if (options.hooks !== false && injects(this.profile.name) && options.hookServer) {
+    if (!finished && options.hooks !== false && injects(this.profile.name) && options.hookServer) {
       injection = this.tryInject({
         agent: this.profile.name,
         server: options.hookServer,
@@ -166,19 +205,18 @@ export class Tile {
         cwd: options.cwd,
         env,
         version: options.agentVersion,
+        conversation,
         onHook: (_key, event, payload) => this.hook(event, payload),
       });
-      if (injection) {
-        args = [...injection.args, ...args];
-        env = { ...env, ...injection.env };
-      }
+      if (injection) env = { ...env, ...injection.env };
     }
+    args = [...(injection?.args ?? []), ...(injection?.startsConversation ? [] : conversationArgs(this.profile.name, conversation)), ...args];
     this.injection = injection;
     // Claim hooks only where they were injected: the quiet latch waits for a hook prompt otherwise.
     const hooksOn = injection !== null;
 
     const answerPsp = options.answerPsp ?? this.profile.answerPsp;
-    this.recorder = options.recordPath
+    this.recorder = options.recordPath && !finished
       ? new Recorder(
           options.recordPath,
           {
@@ -192,12 +230,13 @@ export class Tile {
             psp: answerPsp,
             hooks: hooksOn,
             ...(options.recordText ? { text: true } : {}),
+            ...(restored?.verdict ? { restored: restored.verdict } : {}),
           },
           { captureOutput: options.captureOutput ?? false },
         )
       : null;
 
-    this.session = Session.start({
+    const sessionOptions: SessionOptions = {
       file: options.spec.file,
       args,
       cwd: options.cwd,
@@ -207,18 +246,27 @@ export class Tile {
       answerPspQuery: answerPsp,
       ...(options.scrollback !== undefined ? { scrollback: options.scrollback } : {}),
       logger: (level, message, data) => log(level, `tile ${this.id}: ${message}`, data),
-    });
+      ...(restored?.screen ? { restore: restored.screen } : {}),
+    };
+    this.session = finished ? Session.finished(sessionOptions, finished) : Session.start(sessionOptions);
+    const readBanners = this.profile.banner ? createBannerReader(this.session.screen) : () => [];
+    // The old screen's banners are history: the reader takes them as seen before the program speaks.
+    if (this.showingRestored) void this.session.restored.then(() => readBanners());
     this.pipeline = new TilePipeline({
       profile: this.profile,
       timing: options.timing,
+      ...(restored?.verdict ? { restored: restored.verdict } : {}),
       promptsFromHooks: this.profile.promptsFromHooks && hooksOn,
       recorder: this.recorder,
       ...(this.recorder && !options.recordText ? { recordedForm: recordedForm(this.profile, { rawOsc: options.captureOutput ?? false }) } : {}),
-      readBanners: this.profile.banner ? createBannerReader(this.session.screen) : () => [],
+      readBanners,
       onEffects: (effects) => this.effects(effects),
       onProblem: (problem) => log('warn', `tile ${this.id}: ${problem}`),
     });
-    this.session.onOutput((data) => this.pipeline.ptyReceived(data, this.t()));
+    this.session.onOutput((data) => {
+      this.showingRestored = false;
+      this.pipeline.ptyReceived(data, this.t());
+    });
     this.session.onOsc((code, payload) => {
       this.listen({ type: 'osc', code, payload });
       if (code === FOLDER_OSC_CODE) this.currentFolder = parseFolder(payload) ?? this.currentFolder;
@@ -234,10 +282,34 @@ export class Tile {
       if (!this.closing) this.leaderEnded = this.exitedByItself(info);
     });
 
-    if (injection?.transcriptPath !== undefined) this.follow({ path: injection.transcriptPath });
+    // A resumed conversation's history is not news: its old turn ends would ring again.
+    if (injection?.transcriptPath !== undefined) this.follow({ path: injection.transcriptPath, ...(this.resumed ? { fromStart: false } : {}) });
+    if (finished) {
+      // Nothing runs: the tile is what it was when its process ended.
+      this.end = finished;
+      this.exited = true;
+      this.finish();
+      return;
+    }
     // A child that could not even be forked has no start to report: its exit says why. (Its output
     // cannot arrive before this: it is read asynchronously.)
     if (this.session.pid !== undefined) this.ingest({ type: 'spawn' });
+  }
+
+  /** The agent's conversation id, as given at launch or as it last reported it. */
+  get conversation(): string | null {
+    return this.conversationId;
+  }
+
+  /** The conversation a restore resumes: null until it holds something (a conversation with no
+   * prompt yet does not exist for the agent, and its resume would fail). */
+  get conversationToResume(): string | null {
+    return this.conversationUsed ? this.conversationId : null;
+  }
+
+  /** The tile shows its screen from before belltower restarted: its program has not drawn yet. */
+  get showsRestoredScreen(): boolean {
+    return this.showingRestored;
   }
 
   /** Milliseconds since the tile started: the clock of its recording and its verdicts. */
@@ -292,6 +364,8 @@ export class Tile {
       ...(this.currentFolder ? { folder: this.currentFolder } : {}),
       ...(this.facts.model || this.facts.contextTokens !== undefined ? { facts: publicFacts(this.facts) } : {}),
       ...(this.notice ? { notice: this.notice } : {}),
+      ...(this.showingRestored ? { restored: true } : {}),
+      ...(this.note ? { note: this.note } : {}),
     };
   }
 
@@ -495,6 +569,14 @@ export class Tile {
   /** Keep what the agent says of its state; a new turn makes the last one's words stale. */
   private listen(evidence: Evidence): void {
     if (evidence.type === 'transcript') this.facts = readFacts(this.facts, evidence.record);
+    const reported = reportedConversation(this.profile.name, evidence);
+    if (reported !== null && reported !== this.conversationId) {
+      // A new conversation (Claude after /clear) has nothing in it until its first prompt; a
+      // Codex thread is only ever reported once it has one.
+      this.conversationId = reported;
+      this.conversationUsed = reportedWhenUsed(this.profile.name);
+    }
+    if (startsTurn(evidence)) this.conversationUsed = true;
     if (startsTurn(evidence)) this.words = {};
     const said = agentWords(evidence);
     if (said) this.words = { ...this.words, [said.for]: said.text };

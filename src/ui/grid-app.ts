@@ -22,13 +22,14 @@ import type { InputEvent, ParserState } from './input-parser.js';
 import { compactSize } from './initial-sizes.js';
 import { lastLineOf } from './last-line.js';
 import { layout } from './layout.js';
-import type { Layout, Rect } from './layout.js';
+import type { Layout, LayoutMode, Rect } from './layout.js';
 import { notificationBody, notificationSequence } from './notify.js';
 import type { Notifier } from './notify.js';
 import { overlayContent, overlayRect } from './overlay.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
 import type { ScrollState } from './scroll.js';
+import { NO_ATTENTION } from './attention.js';
 import { clampSelection, handleInput, INITIAL_UI, needsYou, withNote } from './ui-state.js';
 import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 
@@ -67,6 +68,21 @@ export interface GridAppOptions {
   /** The user asked to quit (q, confirmed). */
   onQuit: () => void;
   now?: () => number;
+  /** Where the grid starts (a restore): selection, zoom, layout, hidden idle tiles, the unseen and
+   * muted tile ids, and a word on the status line. */
+  initial?: InitialUi;
+  /** What a restore brings back changed: the selection, zoom, layout, unseen or muted tiles. */
+  onUiChange?: () => void;
+}
+
+export interface InitialUi {
+  selected: number;
+  zoomed: boolean;
+  layoutMode: LayoutMode;
+  hideIdle: boolean;
+  unseen: readonly number[];
+  muted: readonly number[];
+  note?: string;
 }
 
 /** At most this many frames a second. */
@@ -101,9 +117,42 @@ export class GridApp {
   constructor(private readonly options: GridAppOptions) {
     this.now = options.now ?? (() => performance.now());
     this.frames = new FrameWriter(options.depth);
+    const initial = options.initial;
+    if (initial) {
+      const seeded: UiState = {
+        ...INITIAL_UI,
+        selected: initial.selected,
+        zoomed: initial.zoomed,
+        layoutMode: initial.layoutMode,
+        hideIdle: initial.hideIdle,
+        attention: { ...NO_ATTENTION, unseen: initial.unseen, muted: initial.muted },
+      };
+      this.ui = initial.note ? withNote(seeded, initial.note, this.now()) : seeded;
+    }
   }
 
-  start(): void {
+  /** What a restore needs of the UI state: the selection, zoom, layout, unseen and muted ids. */
+  snapshot(): { selected: number; zoomed: boolean; layout: LayoutMode; hideIdle: boolean; unseen: readonly number[]; muted: readonly number[] } {
+    const ui = this.ui;
+    return { selected: ui.selected, zoomed: ui.zoomed, layout: ui.layoutMode, hideIdle: ui.hideIdle, unseen: ui.attention.unseen, muted: ui.attention.muted };
+  }
+
+  /** Tell the listener when a part of the UI state that a restore brings back moved. */
+  private kept(before: UiState): void {
+    const ui = this.ui;
+    const moved =
+      ui.selected !== before.selected ||
+      ui.zoomed !== before.zoomed ||
+      ui.layoutMode !== before.layoutMode ||
+      ui.hideIdle !== before.hideIdle ||
+      ui.attention.unseen !== before.attention.unseen ||
+      ui.attention.muted !== before.attention.muted;
+    if (moved) this.options.onUiChange?.();
+  }
+
+  /** `earlier`: the rings of tiles that finished before the grid started (a quick command's done
+   * must ring even when it beat the grid's first paint). */
+  start(earlier: readonly { id: number; state: RingState }[] = []): void {
     const { view, terminal } = this.options;
     this.unsubscribe.push(
       view.onChange(() => this.markChrome()),
@@ -119,6 +168,7 @@ export class GridApp {
       }),
     );
     this.applySizes();
+    for (const { id, state } of earlier) this.ring(id, state);
     this.paint();
   }
 
@@ -188,6 +238,7 @@ export class GridApp {
       effects.push(...step.effects);
     }
     for (const effect of effects) this.perform(effect);
+    this.kept(before);
     if (this.ui !== before) {
       if (this.ui.zoomed !== before.zoomed || this.ui.selected !== before.selected || this.ui.layoutMode !== before.layoutMode || this.ui.hideIdle !== before.hideIdle) this.applySizes();
       // Keys typed into a focused tile change only what the chrome never shows (the line being
@@ -210,7 +261,9 @@ export class GridApp {
       case 'add':
         return void this.settle(view.addTile?.(effect.spec, { cwd: effect.cwd, ...(effect.name ? { name: effect.name } : {}) }), (info) => {
           const index = view.tileInfos().findIndex((t) => t.id === info.id);
+          const before = this.ui;
           if (index >= 0) this.ui = { ...this.ui, selected: index };
+          this.kept(before);
           return `tile ${info.id} ${info.name} added`;
         });
       case 'close': {
@@ -273,7 +326,9 @@ export class GridApp {
       lookingAt: this.ui.mode === 'focus' || this.ui.zoomed ? this.ui.selected : null,
       windowFocused: this.ui.windowFocused,
     });
+    const before = this.ui;
     this.ui = { ...this.ui, attention: outcome.attention };
+    this.kept(before);
     this.options.logger('info', `tile ${id} ${state}: ${outcome.bell ? 'bell' : 'no bell'}, ${outcome.notify ? 'notification' : 'no notification'} (${outcome.why})`);
     let bytes = '';
     if (outcome.bell) {
@@ -400,6 +455,7 @@ export class GridApp {
           sinceMs: i.sinceMs,
           unseen: this.ui.attention.unseen.includes(i.id),
           muted: this.ui.attention.muted.includes(i.id),
+          ...(i.restored ? { restored: true } : {}),
           ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
           ...(describeFacts(i.facts) ? { facts: describeFacts(i.facts)! } : {}),
         })),
@@ -510,6 +566,7 @@ export class GridApp {
       ...(describeFacts(info.facts) ? { facts: describeFacts(info.facts)! } : {}),
       ...(info.says ? { says: info.says } : {}),
       ...(info.notice ? { notice: info.notice } : {}),
+      ...(info.note ? { note: info.note } : {}),
       entries: this.options.view.why(info).slice(-12),
     };
   }

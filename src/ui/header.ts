@@ -26,6 +26,8 @@ export interface HeaderTile {
   /** Rang and not looked at yet. */
   unseen?: boolean;
   muted?: boolean;
+  /** Shows its screen from before belltower restarted (its program has not drawn yet). */
+  restored?: boolean;
   /** Scrolled back this many lines in the scroll view. */
   scrolled?: number;
   /** From the agent's log, e.g. `opus-5-5 · 12% context`: shown when there is room. */
@@ -55,6 +57,7 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const withFacts = tile.facts ? `${label} · ${printable(tile.facts)}` : null;
   const words = stateWords(tile.state, tile.kind);
   const detail = [
+    ...(tile.restored ? ['restored'] : []),
     provenance(tile.source, tile.state),
     ...(showsAge(tile.state) ? [age(tile.sinceMs)] : []),
     ...(tile.muted ? ['muted'] : []),

@@ -36,6 +36,8 @@ export interface WhyFacts {
   says?: string;
   /** What the tile could not set up, and how it copes. */
   notice?: string;
+  /** belltower's own word about the tile (a conversation it could not resume). */
+  note?: string;
   entries: readonly WhyEntry[];
 }
 
@@ -94,6 +96,7 @@ export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why
         ...(why.says ? [{ text: `the agent says: ${printableLine(why.says, width - 16)}`, tone: 'dim' as const }] : []),
         ...(why.facts ? [{ text: printableLine(why.facts, width), tone: 'dim' as const }] : []),
         ...(why.notice ? [{ text: printableLine(why.notice, width), tone: 'warn' as const }] : []),
+        ...(why.note ? [{ text: `belltower: ${printableLine(why.note, width - 11)}`, tone: 'dim' as const }] : []),
         { text: '' },
         { text: why.entries.length > 0 ? 'last signals, newest last:' : 'no signals yet', tone: 'dim' },
         ...why.entries.map((entry) => ({

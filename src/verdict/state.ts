@@ -3,6 +3,7 @@
  * bookkeeping the rules need (holds, gates, the quiet latch). Plain data, so a state can be
  * compared, logged and replayed.
  */
+import { confidenceOf } from './signals.js';
 import type { BlockedKind, Confidence, SignalType, SourceName } from './signals.js';
 import type { Timing } from './timing.js';
 import { DEFAULT_TIMING } from './timing.js';
@@ -190,5 +191,42 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
     ended: false,
     wakeAt: null,
     why: [],
+  };
+}
+
+/**
+ * What a tile showed before belltower restarted, carried into the new run so that the user's
+ * unseen news survives it: an unseen done or failed turn, or the outcome of a process that had
+ * already ended (a finished command, shown with its last screen and not run again).
+ */
+export interface RestoredVerdict {
+  state: 'done' | 'failed' | 'exited';
+  reason: string;
+  source: SourceName;
+  exit?: Verdict['exit'];
+  /** The process had ended: nothing it says after this is news (it is not running). */
+  ended: boolean;
+}
+
+/**
+ * The engine as it starts for a restored tile: showing the restored verdict from its first
+ * instant, with no edge into it — so it does not ring again. What follows is judged by the usual
+ * rules: an "at rest" from the resumed agent keeps a done (as it keeps any done), the user looking
+ * at it makes it idle, a new turn makes it working.
+ */
+export function restoredState(options: Partial<EngineOptions>, restored: RestoredVerdict): EngineState {
+  const state = initialState(options);
+  return {
+    ...state,
+    verdict: {
+      state: restored.state,
+      ...(restored.exit ? { exit: restored.exit } : {}),
+      source: restored.source,
+      confidence: confidenceOf(restored.source),
+      reason: `restored: ${restored.reason}`,
+      since: 0,
+      seq: 0,
+    },
+    ended: restored.ended,
   };
 }

@@ -148,3 +148,24 @@ describe('replay --check', () => {
     expect(result.difference?.replayed?.t).toBe(2750);
   });
 });
+
+describe('a restored tile recording (header "restored")', () => {
+  it('starts from the restored done: the resumed agent at rest keeps it, the user looking makes it idle', async () => {
+    const restored = header.replace('}', ',"hooks":true,"restored":{"state":"done","reason":"turn ended","source":"hook","ended":false}}');
+    const lines = [
+      '{"type":"spawn","t":0,"seq":1}',
+      '{"type":"osc","t":900,"seq":2,"code":7501,"payload":"state=idle:app=claude"}',
+      '{"type":"seen","t":5000,"seq":3}',
+    ];
+    const result = await replay(parseRecording(`${restored}\n${lines.join('\n')}\n`));
+    expect(result.verdicts.map((v) => [v.t, v.from, v.to, v.reason])).toEqual([[5000, 'done', 'idle', 'seen']]);
+    // Without the header's restored verdict the same evidence is a plain start.
+    const plain = await replay(parseRecording(`${header.replace('}', ',"hooks":true}')}\n${lines.join('\n')}\n`));
+    expect(plain.verdicts.map((v) => [v.from, v.to])).toEqual([['starting', 'idle']]);
+  });
+
+  it('refuses a restored verdict that is not a done, failed or exited one', () => {
+    const bad = header.replace('}', ',"restored":{"state":"blocked","reason":"x","source":"hook","ended":false}}');
+    expect(errorOf(`${bad}\n`).message).toMatch(/^r\.jsonl:1: bad header: restored\.state: /);
+  });
+});

@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/platform/logger.js';
 import { TileSet } from '../../src/tile/tile-set.js';
 import type { BellMode } from '../../src/ui/bell.js';
 import { GridApp } from '../../src/ui/grid-app.js';
-import type { TerminalPort } from '../../src/ui/grid-app.js';
+import type { GridAppOptions, TerminalPort } from '../../src/ui/grid-app.js';
 import { layout } from '../../src/ui/layout.js';
 import { DEFAULT_TIMING } from '../../src/verdict/timing.js';
 import { waitFor } from '../session/helpers.js';
@@ -46,7 +46,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function grid(commands: string[], bell: BellMode = 'all') {
+async function grid(commands: string[], bell: BellMode = 'all', more: Partial<GridAppOptions> = {}) {
   const state = mkdtempSync(join(tmpdir(), 'belltower-gridapp-'));
   const terminal = new RecordingTerminal();
   const tiles = new TileSet({
@@ -65,7 +65,7 @@ async function grid(commands: string[], bell: BellMode = 'all') {
     await tiles.add(parseSpec(command), { cols: body.width, rows: body.height });
   }
   let quit = false;
-  const app = new GridApp({ view: tiles, terminal, escapeKey: 'ctrl-\\', bell, color: true, depth: 'truecolor', logger: silentLogger, onQuit: () => (quit = true) });
+  const app = new GridApp({ view: tiles, terminal, escapeKey: 'ctrl-\\', bell, color: true, depth: 'truecolor', logger: silentLogger, onQuit: () => (quit = true), ...more });
   app.start();
   cleanups.push(async () => {
     app.stop();
@@ -97,6 +97,26 @@ describe('GridApp', () => {
     expect(terminal.bells()).toBe(1);
   });
 
+  it('a ring that came before the grid started rings when it starts, and leaves the tile unseen', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'belltower-gridapp-'));
+    const terminal = new RecordingTerminal();
+    const tiles = new TileSet({ cwd: state, env: process.env, cols: 80, rows: 24, timing: DEFAULT_TIMING, runtimeDir: join(state, 'run'), hooks: false, logger: silentLogger });
+    const early: { id: number; state: 'done' | 'blocked' | 'failed' }[] = [];
+    const off = tiles.onRing((id, ringState) => early.push({ id, state: ringState }));
+    const app = new GridApp({ view: tiles, terminal, escapeKey: 'ctrl-\\', bell: 'all', color: true, depth: 'truecolor', logger: silentLogger, onQuit: () => undefined });
+    cleanups.push(async () => {
+      app.stop();
+      await tiles.stop();
+      rmSync(state, { recursive: true, force: true });
+    });
+    const tile = await tiles.add(parseSpec(`sh -c 'printf "\\033]7501;state=done\\007"; exec sleep 30'`));
+    await waitFor(() => early.length === 1, 'the done, before the grid', 5000);
+    off();
+    app.start(early);
+    expect(terminal.bells()).toBe(1);
+    expect(app.state.attention.unseen).toEqual([tile.id]);
+  });
+
   it('--bell background spares the tile in front of you while the window has focus', async () => {
     const { terminal, app } = await grid([`sh -c 'sleep 1; printf "\\033]7501;state=working\\007"; sleep 0.3; printf "\\033]7501;state=done\\007"; exec sleep 30'`], 'background');
     terminal.press('\r'); // focus tile 1
@@ -126,5 +146,27 @@ describe('GridApp', () => {
     terminal.press('y');
     await waitFor(() => quitted(), 'quit');
     expect(tiles.tileInfos()[0]!.state).not.toBe('exited');
+  });
+
+  it('starts where a restore left it, and says when what a restore needs changes', async () => {
+    let changes = 0;
+    const { terminal, app } = await grid([idle('one'), idle('two'), idle('three')], 'all', {
+      initial: { selected: 2, zoomed: true, layoutMode: 'rows', hideIdle: false, unseen: [2], muted: [3], note: 'restored 3 tiles' },
+      onUiChange: () => changes++,
+    });
+    expect(app.snapshot()).toEqual({ selected: 2, zoomed: true, layout: 'rows', hideIdle: false, unseen: [2], muted: [3] });
+
+    await waitFor(() => terminal.written.includes('restored 3 tiles'), 'the note');
+    expect(changes).toBe(0);
+    terminal.press('z'); // unzoom
+    await waitFor(() => changes === 1, 'the change');
+    terminal.press('2');
+    terminal.press('z'); // zooming tile 2 looks at it: no longer unseen
+    await waitFor(() => app.snapshot().unseen.length === 0, 'tile 2 seen');
+    expect(app.snapshot()).toMatchObject({ selected: 1, zoomed: true, muted: [3] });
+    expect(changes).toBe(3);
+    terminal.press('?'); // an overlay is no part of a restore
+    await waitFor(() => app.state.overlay !== null, 'the help');
+    expect(changes).toBe(3);
   });
 });

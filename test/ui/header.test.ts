@@ -25,4 +25,10 @@ describe('headerSegments', () => {
   it('shows an agent-supplied name without its control characters', () => {
     expect(text(60, { ...tile, name: 'x\x1b]0;pwn\x07' })).not.toMatch(/[\x00-\x1f]/);
   });
+
+  it('marks a tile that still shows its screen from before a restart, before its source', () => {
+    const restored = { ...tile, state: 'done' as const, kind: undefined, source: 'hook', restored: true };
+    expect(text(60, restored)).toMatch(/✓ done · restored · hook · 4s ╮$/);
+    expect(text(36, restored)).toMatch(/✓ done · restored ╮$/);
+  });
 });

@@ -1,6 +1,6 @@
 /** A small driver for reducer scenarios: signals at times, then what the tile showed and rang. */
-import { advance, initialState, step } from '../../src/verdict/index.js';
-import type { Effect, EngineOptions, EngineState, SignalBody, SourceName, TileStateName, Timing } from '../../src/verdict/index.js';
+import { advance, initialState, restoredState, step } from '../../src/verdict/index.js';
+import type { Effect, EngineOptions, EngineState, RestoredVerdict, SignalBody, SourceName, TileStateName, Timing } from '../../src/verdict/index.js';
 import { DEFAULT_TIMING } from '../../src/verdict/index.js';
 
 export interface ScenarioOptions {
@@ -9,6 +9,8 @@ export interface ScenarioOptions {
   exitIsOutcome?: boolean;
   titleEndsBlocked?: boolean;
   timing?: Partial<Timing>;
+  /** Start as a restored tile showing this verdict. */
+  restored?: RestoredVerdict;
 }
 
 export class Scenario {
@@ -25,7 +27,7 @@ export class Scenario {
       exitIsOutcome: options.exitIsOutcome ?? false,
       titleEndsBlocked: options.titleEndsBlocked ?? false,
     };
-    this.state = initialState(engine);
+    this.state = options.restored ? restoredState(engine, options.restored) : initialState(engine);
   }
 
   /** Feed a signal at time t (ms). Sequence numbers follow the call order unless given. */

@@ -1,0 +1,93 @@
+/**
+ * Keeps a session's workspace state file current while belltower runs: a change that matters (a
+ * verdict, a tile added, moved or renamed, what the user looked at) is written within a quarter
+ * second; screens that only drew something, within 5 s. The last write happens
+ * synchronously as belltower ends, saying how it ended. Owns the one timer; a write that fails
+ * (a full disk) is logged and tried again at the next change, never thrown at the UI.
+ */
+import type { Logger } from '../platform/logger.js';
+import { writeStateFile } from './state-file.js';
+import type { Ending, WorkspaceState } from './workspace-state.js';
+
+export interface StateSaverOptions {
+  file: string;
+  /** The state as it is now (`ended`: how belltower ended, null while it runs). */
+  capture: (ended: Ending | null) => WorkspaceState;
+  logger: Logger;
+  /** After a change that matters (default 250 ms). */
+  changeMs?: number;
+  /** After screens drew (default 5 s: a save of busy screens costs milliseconds each). */
+  screenMs?: number;
+}
+
+export class StateSaver {
+  private timer: NodeJS.Timeout | undefined;
+  private dueAt = Infinity;
+  private stopped = false;
+  private failing = false;
+  /** Writes so far, the last one's size and how long it took (capture included). */
+  readonly stats = { writes: 0, bytes: 0, lastMs: 0, maxMs: 0 };
+
+  constructor(private readonly options: StateSaverOptions) {}
+
+  /** Something the restore needs changed. */
+  changed(): void {
+    this.schedule(this.options.changeMs ?? 250);
+  }
+
+  /** A screen drew: its snapshot goes with the next write, at the latest after `screenMs`. */
+  activity(): void {
+    this.schedule(this.options.screenMs ?? 5_000);
+  }
+
+  /** Write now (synchronously), e.g. as belltower ends. */
+  flush(ended: Ending | null): void {
+    if (this.stopped) return;
+    this.clear();
+    this.write(ended);
+  }
+
+  /** No more writes (what is on disk stays). */
+  stop(): void {
+    this.stopped = true;
+    this.clear();
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    const at = Date.now() + ms;
+    if (at >= this.dueAt) return; // an earlier write is coming
+    this.clear();
+    this.dueAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.dueAt = Infinity;
+      this.write(null);
+    }, ms);
+    this.timer.unref();
+  }
+
+  private clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.dueAt = Infinity;
+  }
+
+  private write(ended: Ending | null): void {
+    const started = performance.now();
+    try {
+      const text = JSON.stringify(this.options.capture(ended));
+      writeStateFile(this.options.file, text);
+      const ms = performance.now() - started;
+      this.stats.writes++;
+      this.stats.bytes = text.length;
+      this.stats.lastMs = ms;
+      this.stats.maxMs = Math.max(this.stats.maxMs, ms);
+      if (this.failing) this.options.logger('info', 'workspace state saved again', { file: this.options.file });
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.options.logger('warn', 'cannot save the workspace state (a restore would bring back an older one)', { file: this.options.file, error: String(error) });
+      this.failing = true;
+    }
+  }
+}

@@ -199,8 +199,12 @@ export class TranscriptTail {
       }
       const buffer = Buffer.allocUnsafe(READ_CHUNK);
       for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, this.offset);
+        const at = this.offset;
+        const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, at);
         if (bytesRead === 0 || this.closed) break;
+        // The head is kept from the bytes read, not read again afterwards: a rewrite landing in
+        // between would become the head and never be seen as one.
+        if (at === this.head.length && at < HEAD_BYTES) this.head = Buffer.concat([this.head, buffer.subarray(0, Math.min(bytesRead, HEAD_BYTES - at))]);
         this.offset += bytesRead;
         this.consume(buffer.subarray(0, bytesRead));
       }

@@ -4,6 +4,7 @@ import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js'
 import { WAIT_TARGETS } from '../control/protocol.js';
 import { resolve } from 'node:path';
 import { printable } from '../platform/printable.js';
+import { remoteWhy } from '../remote/remote-why.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { readDuration } from './duration.js';
 import type { Output } from './output.js';
@@ -46,6 +47,7 @@ export async function whyCommand(tile: string, flags: { json?: boolean; session?
     return 0;
   }
   out.line(formatTile(reply.tile));
+  if (reply.tile.remote) out.line(`  ${printable(remoteWhy(reply.tile.remote))}`);
   if (reply.tile.notice) out.line(`  note: ${reply.tile.notice}`);
   for (const entry of reply.why) {
     out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${printable(entry.source).padEnd(10)} ${printable(entry.signal).padEnd(14)} ${printable(entry.note)}`);

@@ -52,6 +52,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--record-text', "record the agents' text as received (prompts, replies): not shareable")
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
+    .option('--remote-hooks', "remote Claude tiles (ssh HOST claude) get belltower's hooks over their ssh connection: a private folder on HOST while the tile runs")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
     .action(async (specs: string[], flags: GridFlags) => {
       if (mistyped(program, specs, out)) return setExit(EXIT.usage);
@@ -84,6 +85,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--record-text', "record the agents' text as received (prompts, replies): not shareable")
     .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
     .option('--no-hooks', "do not inject belltower's hooks")
+    .option('--remote-hooks', "remote Claude tiles (ssh HOST claude) get belltower's hooks over their ssh connection: a private folder on HOST while the tile runs")
     .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
     .addHelpText('after', `\n${EXIT_STATUS_HELP}`)
     .action(async (specs: string[], flags: RunFlags) => {

@@ -18,6 +18,8 @@ export interface CommonRunFlags {
   recordText?: boolean;
   psp?: boolean;
   hooks?: boolean;
+  /** Hooks for remote Claude tiles, over their ssh connection. */
+  remoteHooks?: boolean;
   timing?: string[];
 }
 
@@ -77,7 +79,7 @@ export function parseTimingFlags(values: string[]): Record<string, unknown> {
 }
 
 /** The TileSet options both the grid and headless mode take from their flags. */
-export function tileSetBase(flags: CommonRunFlags, runtimeDir: string): { runtimeDir: string; recordDir?: string; captureOutput: boolean; recordText?: boolean; answerPsp?: boolean; hooks: boolean } {
+export function tileSetBase(flags: CommonRunFlags, runtimeDir: string): { runtimeDir: string; recordDir?: string; captureOutput: boolean; recordText?: boolean; answerPsp?: boolean; hooks: boolean; remoteHooks?: boolean } {
   return {
     runtimeDir,
     ...(flags.record ? { recordDir: flags.record } : {}),
@@ -85,5 +87,6 @@ export function tileSetBase(flags: CommonRunFlags, runtimeDir: string): { runtim
     ...(flags.recordText ? { recordText: true } : {}),
     ...(flags.psp === false ? { answerPsp: false } : {}),
     hooks: flags.hooks !== false,
+    ...(flags.remoteHooks ? { remoteHooks: true } : {}),
   };
 }

@@ -67,6 +67,9 @@ export interface TileInfo {
   restored?: boolean;
   /** belltower's own word about the tile (e.g. its conversation could not be resumed). */
   note?: string;
+  /** It runs on another machine over ssh: the host; whether belltower's hooks reach it over the
+   * connection (`connecting`: waiting for the login); `lost`: ssh ended with 255. */
+  remote?: { host: string; hooks: 'off' | 'connecting' | 'on'; lost?: true };
 }
 
 export type ControlReply =

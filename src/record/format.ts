@@ -37,6 +37,8 @@ export const headerSchema = z.object({
   name: z.string().optional(),
   psp: z.boolean().optional(),
   hooks: z.boolean().optional(),
+  /** The host a remote tile ran on, over ssh (its exit 255 is the connection's). */
+  remote: z.string().optional(),
   /** Version 2: the agents' text was recorded as received (--record-text). */
   text: z.boolean().optional(),
   /** Optional (versions 1 and 2): a tile restored after belltower restarted starts showing this

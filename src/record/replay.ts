@@ -50,6 +50,7 @@ export async function replay(recording: ParsedRecording, options: { tile?: numbe
     profile,
     timing: resolveTiming(header.timing ?? {}),
     promptsFromHooks: profile.promptsFromHooks && header.hooks !== false,
+    remote: header.remote !== undefined,
     screenDerived: hasPty,
     ...(header.restored ? { restored: header.restored } : {}),
     ...(screen ? { readBanners: createBannerReader(screen) } : {}),

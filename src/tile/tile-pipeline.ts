@@ -28,6 +28,8 @@ export interface PipelineOptions {
   timing: Timing;
   /** Override the profile: false when the agent runs without belltower's hooks. */
   promptsFromHooks?: boolean;
+  /** The program runs over ssh (EngineOptions.remote). */
+  remote?: boolean;
   recorder?: Recorder | null;
   /** Banners visible in rows changed since the last call (read right after a chunk's parse). */
   readBanners?: () => string[];
@@ -64,6 +66,9 @@ export class TilePipeline {
       titleRestIsDone: options.profile.titleRestIsDone,
       exitIsOutcome: options.profile.exitIsOutcome,
       titleEndsBlocked: options.profile.titleEndsBlocked,
+      remote: options.remote ?? false,
+      // A remote login shell has no prompt marks from belltower: nothing else would say it is up.
+      idleAtSpawn: options.profile.name === 'shell' && options.remote === true,
     };
     this.engine = options.restored ? restoredState(engine, options.restored) : initialState(engine);
     this.interpreter = initialInterpreter(options.profile);

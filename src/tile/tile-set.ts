@@ -41,6 +41,8 @@ export interface TileSetOptions {
   scrollback?: number;
   /** How long ending a tile's processes waits at each step (default DEFAULT_END_TIMING). */
   endTiming?: EndTiming;
+  /** Remote Claude tiles get hooks over their ssh connection (`--remote-hooks`). */
+  remoteHooks?: boolean;
 }
 
 export interface AddOptions {
@@ -58,6 +60,8 @@ export interface AddOptions {
   conversation?: Conversation | null;
   /** What the tile showed before belltower restarted. */
   restored?: RestoredTile;
+  /** Hooks over ssh for this remote tile (default: the set's). */
+  remoteHooks?: boolean;
 }
 
 /** A restored tile whose resumed agent exits by itself this soon, and not with 0, could not
@@ -80,6 +84,7 @@ interface Launch {
   run: number;
   conversation?: Conversation | null;
   restored?: RestoredTile;
+  remoteHooks: boolean;
 }
 
 export class TileSet implements WorkspaceView {
@@ -111,6 +116,7 @@ export class TileSet implements WorkspaceView {
       run: 1,
       ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
       ...(options.restored ? { restored: options.restored } : {}),
+      remoteHooks: options.remoteHooks ?? this.options.remoteHooks ?? false,
     });
     // The old screen is drawn at the size it had before the grid resizes the tile.
     await tile.session.restored;
@@ -171,7 +177,9 @@ export class TileSet implements WorkspaceView {
     const { cols, rows } = previous.session.screen;
     const size = { cols: previous.session.screen.cols, rows: previous.session.screen.rows };
     await previous.stop();
-    return this.relaunch(index, previous, size, {});
+    // Reconnecting a remote agent whose connection dropped carries on with its conversation.
+    const resume = previous.connectionLost ? previous.conversationToResume : null;
+    return this.relaunch(index, previous, size, resume ? { conversation: { id: resume, resume: true } } : {});
   }
 
   /** Launch tile `previous` (ended) again in its place, with a fresh conversation or as told. */
@@ -188,6 +196,7 @@ export class TileSet implements WorkspaceView {
       cols,
       rows,
       run: previous.run + 1,
+      remoteHooks: launched?.remoteHooks ?? this.options.remoteHooks ?? false,
       ...how,
     });
     this.tiles[index] = tile;
@@ -203,6 +212,8 @@ export class TileSet implements WorkspaceView {
     const end = tile.ended;
     const index = this.tiles.indexOf(tile);
     if (index < 0 || !end || end.closed || end.code === 0 || tile.t() > RESUME_GRACE_MS) return;
+    // A remote agent that never got its connection did not refuse the conversation: `r` reconnects.
+    if (tile.connectionLost) return;
     const screen = tile.session.screen;
     const said = screen.rowTexts().map((row) => row.trim()).filter((row) => row !== '').slice(-2).join(' ');
     const how = end.code !== null ? `it exited with code ${end.code}` : (end.error ?? `it ended by ${end.signal ?? 'itself'}`);
@@ -245,10 +256,11 @@ export class TileSet implements WorkspaceView {
 
   private async launch(at: Launch): Promise<Tile> {
     this.launches.set(at.id, at);
-    const wantsHooks = this.options.hooks !== false && injects(at.spec.agent);
+    // A remote agent has hooks only over its connection, when asked for (its version is asked there).
+    const wantsHooks = this.options.hooks !== false && injects(at.spec.agent) && (!at.spec.remote || at.remoteHooks);
     if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
     // Which hooks an agent takes (and how) depends on its version: ask it, once per launch.
-    const agentVersion = wantsHooks && versionMatters(at.spec.agent) ? await probeAgentVersion(at.spec.file, at.env) : undefined;
+    const agentVersion = wantsHooks && !at.spec.remote && versionMatters(at.spec.agent) ? await probeAgentVersion(at.spec.file, at.env) : undefined;
     const runSuffix = at.run > 1 ? `-run${at.run}` : '';
     const tile = new Tile({
       ...(at.conversation !== undefined ? { conversation: at.conversation } : {}),
@@ -273,6 +285,7 @@ export class TileSet implements WorkspaceView {
       logger: this.options.logger,
       ...(this.options.scrollback !== undefined ? { scrollback: this.options.scrollback } : {}),
       ...(this.options.endTiming ? { endTiming: this.options.endTiming } : {}),
+      remoteHooks: at.remoteHooks,
       // From the first verdict: a plain command is working from the instant it starts.
       onChange: (change) => {
         for (const listener of this.changeListeners) listener(change);

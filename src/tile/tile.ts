@@ -25,6 +25,8 @@ import type { Evidence } from '../record/format.js';
 import { recordedForm } from '../record/recorded-form.js';
 import { Recorder } from '../record/recorder.js';
 import { RowWatcher } from '../session/row-watcher.js';
+import { RemoteHooks, RemoteHooksUnavailable } from '../remote/remote-hooks.js';
+import { sshArgv } from '../remote/remote-launch.js';
 import { Session } from '../session/session.js';
 import type { SessionOptions } from '../session/session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
@@ -87,6 +89,8 @@ export interface TileOptions {
   conversation?: Conversation | null;
   /** What the tile showed before belltower restarted. */
   restored?: RestoredTile;
+  /** A remote Claude gets belltower's hooks over its ssh connection (`--remote-hooks`). */
+  remoteHooks?: boolean;
 }
 
 /** A tile brought back after belltower restarted (src/restore/). */
@@ -103,6 +107,8 @@ export interface RestoredTile {
 }
 
 export type { TileEnd } from './tile-end.js';
+/** ssh's exit status when the connection fails or drops (the remote command's own otherwise). */
+export const SSH_CONNECTION_LOST = 255;
 /** How long a submit waits for the box to show what was typed before pressing Enter anyway. */
 const ECHO_WAIT_MS = 1_000;
 
@@ -127,6 +133,8 @@ export class Tile {
   private readonly pipeline: TilePipeline;
   private readonly recorder: Recorder | null;
   private readonly injection: Injection | null;
+  /** A remote tile's hooks over its ssh connection, when asked for. */
+  private readonly remoteHooks: RemoteHooks | null = null;
   /** What the tile could not set up and how it copes (no hooks injected, a hook the agent refused). */
   private notice: string | undefined;
   /** Looks at the screen for a sign that the agent refused what was injected, until the agent reports. */
@@ -183,9 +191,10 @@ export class Tile {
     this.resumed = conversation?.resume === true;
     this.conversationUsed = this.resumed;
     // A resumed agent must not be handed its first prompt again (`claude "fix the tests"`).
-    let args = this.resumed ? argsForResume(this.profile.name, options.spec.args) : options.spec.args;
+    const remote = options.spec.remote;
+    let args = this.resumed && !remote ? argsForResume(this.profile.name, options.spec.args) : options.spec.args;
     let env: Record<string, string | undefined> = { ...options.env, BELLTOWER_TILE: tileKey };
-    if (this.profile.name === 'shell') {
+    if (this.profile.name === 'shell' && !remote) {
       const kind = shellKind(options.spec.file);
       if (kind) {
         const launch = shellLaunch(kind, env);
@@ -196,7 +205,7 @@ export class Tile {
       }
     }
     let injection: Injection | null = null;
-    if (!finished && options.hooks !== false && injects(this.profile.name) && options.hookServer) {
+    if (!remote && !finished && options.hooks !== false && injects(this.profile.name) && options.hookServer) {
       injection = this.tryInject({
         agent: this.profile.name,
         server: options.hookServer,
@@ -210,7 +219,17 @@ export class Tile {
       });
       if (injection) env = { ...env, ...injection.env };
     }
-    args = [...(injection?.args ?? []), ...(injection?.startsConversation ? [] : conversationArgs(this.profile.name, conversation)), ...args];
+    if (remote) {
+      // The agent's own additions go into the remote command, after its program word.
+      const additions = {
+        inserted: conversationArgs(this.profile.name, conversation),
+        ...(this.resumed && remote.program ? { args: argsForResume(this.profile.name, remote.program.args) } : {}),
+      };
+      this.remoteHooks = finished ? null : this.tryRemoteHooks(tileKey);
+      args = sshArgv(remote, this.remoteHooks ? { ...additions, sshOptions: this.remoteHooks.sshOptions, wrap: this.remoteHooks.wrap } : additions);
+    } else {
+      args = [...(injection?.args ?? []), ...(injection?.startsConversation ? [] : conversationArgs(this.profile.name, conversation)), ...args];
+    }
     this.injection = injection;
     // Claim hooks only where they were injected: the quiet latch waits for a hook prompt otherwise.
     const hooksOn = injection !== null;
@@ -229,6 +248,7 @@ export class Tile {
             name: this.name,
             psp: answerPsp,
             hooks: hooksOn,
+            ...(remote ? { remote: remote.host } : {}),
             ...(options.recordText ? { text: true } : {}),
             ...(restored?.verdict ? { restored: restored.verdict } : {}),
           },
@@ -249,6 +269,7 @@ export class Tile {
       ...(restored?.screen ? { restore: restored.screen } : {}),
     };
     this.session = finished ? Session.finished(sessionOptions, finished) : Session.start(sessionOptions);
+    if (this.session.pid !== undefined) this.remoteHooks?.start();
     const readBanners = this.profile.banner ? createBannerReader(this.session.screen) : () => [];
     // The old screen's banners are history: the reader takes them as seen before the program speaks.
     if (this.showingRestored) void this.session.restored.then(() => readBanners());
@@ -257,6 +278,7 @@ export class Tile {
       timing: options.timing,
       ...(restored?.verdict ? { restored: restored.verdict } : {}),
       promptsFromHooks: this.profile.promptsFromHooks && hooksOn,
+      remote: remote !== undefined,
       recorder: this.recorder,
       ...(this.recorder && !options.recordText ? { recordedForm: recordedForm(this.profile, { rawOsc: options.captureOutput ?? false }) } : {}),
       readBanners,
@@ -341,6 +363,11 @@ export class Tile {
     return new Promise((resolve) => this.exitWaiters.push(resolve));
   }
 
+  /** A remote tile whose ssh ended with 255: the connection failed or dropped (not the agent). */
+  get connectionLost(): boolean {
+    return this.spec.remote !== undefined && this.end !== undefined && !this.end.closed && this.end.code === SSH_CONNECTION_LOST;
+  }
+
   /** The folder the shell last reported (OSC 7), if it did. */
   get folder(): string | null {
     return this.currentFolder;
@@ -366,6 +393,9 @@ export class Tile {
       ...(this.notice ? { notice: this.notice } : {}),
       ...(this.showingRestored ? { restored: true } : {}),
       ...(this.note ? { note: this.note } : {}),
+      ...(this.spec.remote
+        ? { remote: { host: this.spec.remote.host, hooks: this.remoteHooks?.state.kind ?? 'off', ...(this.connectionLost ? { lost: true as const } : {}) } }
+        : {}),
     };
   }
 
@@ -516,6 +546,40 @@ export class Tile {
     for (const waiter of this.exitWaiters.splice(0)) waiter();
   }
 
+  /** A remote Claude's hooks over its ssh connection, when asked for and possible; else why not
+   * is the tile's notice (it runs on OSC 7501 and its title, as without them). */
+  private tryRemoteHooks(tileKey: string): RemoteHooks | null {
+    const { options } = this;
+    const remote = options.spec.remote;
+    if (!remote || !options.remoteHooks || options.hooks === false || !options.hookServer) return null;
+    const without = (why: string): null => {
+      this.notice = remoteHooksOff(why);
+      options.logger('warn', `tile ${this.id}: ${this.notice}`);
+      return null;
+    };
+    if (this.profile.name !== 'claude') return without(`belltower has them for Claude Code only, not ${this.profile.name}`);
+    if (!remote.program) return without('the remote command is more than plain words, so belltower cannot start the agent itself');
+    if (remote.program.args.includes('--settings')) return without('the agent has its own --settings');
+    try {
+      return new RemoteHooks({
+        ssh: remote.ssh,
+        sshFile: options.spec.file,
+        env: options.env,
+        server: options.hookServer,
+        runtimeDir: options.runtimeDir,
+        tileKey,
+        onHook: (_key, event, payload) => this.hook(event, payload),
+        logger: (level, message, data) => options.logger(level, `tile ${this.id}: ${message}`, data),
+        onState: (state) => {
+          if (state.kind === 'off') this.notice = remoteHooksOff(state.why);
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof RemoteHooksUnavailable)) throw error;
+      return without(error.message);
+    }
+  }
+
   private tryInject(input: Parameters<typeof inject>[0]): Injection | null {
     try {
       return inject(input);
@@ -610,7 +674,12 @@ export class Tile {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.tail?.close();
     this.injection?.dispose();
+    this.remoteHooks?.dispose();
   }
+}
+
+function remoteHooksOff(why: string): string {
+  return `no remote hooks: ${why}; status comes in-band (OSC 7501, the title)`;
 }
 
 function publicFacts(facts: SessionFacts): NonNullable<TileInfo['facts']> {

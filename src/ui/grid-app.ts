@@ -6,6 +6,7 @@
 import { createElement } from 'react';
 import type { Logger } from '../platform/logger.js';
 import type { TileInfo } from '../control/protocol.js';
+import { remoteWhy } from '../remote/remote-why.js';
 import type { RingState, WorkspaceView } from '../tile/workspace-view.js';
 import { ringArrived } from './attention.js';
 import { BEL } from './bell.js';
@@ -458,6 +459,7 @@ export class GridApp {
           ...(i.restored ? { restored: true } : {}),
           ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
           ...(describeFacts(i.facts) ? { facts: describeFacts(i.facts)! } : {}),
+          ...(i.remote ? { remote: i.remote.host, ...(i.remote.lost ? { lost: true } : {}) } : {}),
         })),
         ui: this.ui,
         color: this.options.color,
@@ -567,6 +569,7 @@ export class GridApp {
       ...(info.says ? { says: info.says } : {}),
       ...(info.notice ? { notice: info.notice } : {}),
       ...(info.note ? { note: info.note } : {}),
+      ...(info.remote ? { remote: remoteWhy(info.remote) } : {}),
       entries: this.options.view.why(info).slice(-12),
     };
   }

@@ -32,6 +32,10 @@ export interface HeaderTile {
   scrolled?: number;
   /** From the agent's log, e.g. `opus-5-5 · 12% context`: shown when there is room. */
   facts?: string;
+  /** The host it runs on over ssh: `remote · devbox`, shown when there is room. */
+  remote?: string;
+  /** Its ssh connection failed or dropped: said instead of where the exit came from. */
+  lost?: boolean;
 }
 
 export type FrameStyle = 'round' | 'bold' | 'double';
@@ -54,11 +58,14 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const look = STATE_LOOK[tile.state];
   const border = color ? look.color : undefined;
   const label = `${tile.id} ${printable(tile.name)}`;
-  const withFacts = tile.facts ? `${label} · ${printable(tile.facts)}` : null;
+  // A tile named for its host (a remote login shell) says the host once.
+  const where = tile.remote === undefined ? [] : tile.remote === tile.name ? ['remote'] : [`remote · ${printable(tile.remote)}`];
+  const extra = [...where, ...(tile.facts ? [printable(tile.facts)] : [])];
+  const withFacts = extra.length > 0 ? `${label} · ${extra.join(' · ')}` : null;
   const words = stateWords(tile.state, tile.kind);
   const detail = [
     ...(tile.restored ? ['restored'] : []),
-    provenance(tile.source, tile.state),
+    tile.lost && tile.state === 'exited' ? 'connection lost' : provenance(tile.source, tile.state),
     ...(showsAge(tile.state) ? [age(tile.sinceMs)] : []),
     ...(tile.muted ? ['muted'] : []),
     ...(tile.scrolled !== undefined ? [tile.scrolled > 0 ? `scrolled ↑${tile.scrolled}` : 'scroll view'] : []),

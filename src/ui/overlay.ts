@@ -38,6 +38,8 @@ export interface WhyFacts {
   notice?: string;
   /** belltower's own word about the tile (a conversation it could not resume). */
   note?: string;
+  /** Where a remote tile runs and what belltower hears from it there. */
+  remote?: string;
   entries: readonly WhyEntry[];
 }
 
@@ -95,6 +97,7 @@ export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why
         { text: printableLine(why.reason, width) },
         ...(why.says ? [{ text: `the agent says: ${printableLine(why.says, width - 16)}`, tone: 'dim' as const }] : []),
         ...(why.facts ? [{ text: printableLine(why.facts, width), tone: 'dim' as const }] : []),
+        ...(why.remote ? [{ text: printableLine(why.remote, width), tone: 'dim' as const }] : []),
         ...(why.notice ? [{ text: printableLine(why.notice, width), tone: 'warn' as const }] : []),
         ...(why.note ? [{ text: `belltower: ${printableLine(why.note, width - 11)}`, tone: 'dim' as const }] : []),
         { text: '' },

@@ -177,6 +177,7 @@ function apply(d: Draft): void {
     case 'spawned':
       // A plain command works from its first instant: nothing else will say so.
       if (d.state.options.exitIsOutcome) return setVerdict(d, 'working', 'running');
+      if (d.state.options.idleAtSpawn) return setVerdict(d, 'idle', 'a remote shell: its commands show when it prints prompt marks (OSC 133)');
       return note(d, 'spawned');
     case 'exit':
       return applyExit(d, s);
@@ -319,6 +320,9 @@ function applyCommandEnd(d: Draft, code: number | null): void {
 
 type ExitSignal = Extract<Signal, { type: 'exit' }>;
 
+/** ssh's exit status for its own errors (ssh(1): "or 255 if an error occurred"). */
+const SSH_FAILED = 255;
+
 function applyExit(d: Draft, s: ExitSignal): void {
   d.state = { ...d.state, turnOpen: false, queuedPrompts: 0, hold: null, command: null, ended: true };
   const exit = { code: s.code, signal: s.signal, ...(s.error ? { error: s.error } : {}) };
@@ -326,6 +330,9 @@ function applyExit(d: Draft, s: ExitSignal): void {
   if (s.closed && !s.error) reason = `closed (${reason})`;
   if (s.remaining) reason += ` · ${count(s.remaining, 'process', 'processes')} still running`;
   if (s.detached) reason += ` · ${count(s.detached, 'process', 'processes')} left the tile and ${s.detached === 1 ? 'runs' : 'run'} on`;
+  // Over ssh, 255 is ssh's own failure: the connection failed or dropped, whatever the program was
+  // doing — never a done, never a failed.
+  if (d.state.options.remote && s.code === SSH_FAILED && !s.closed && !s.error) return setVerdict(d, 'exited', 'connection lost (ssh exited 255)', { exit });
   // A command the user ran is judged by its exit, unless belltower ended it or it never started.
   if (!d.state.options.exitIsOutcome || s.closed || s.error) return setVerdict(d, 'exited', reason, { exit });
   setVerdict(d, s.code === 0 ? 'done' : 'failed', reason, { exit });

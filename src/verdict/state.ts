@@ -101,6 +101,12 @@ export interface EngineOptions {
   /** The title working again after a blocked verdict means the user answered. For an agent that
    * reports no hook at the answer (Gemini approving a confirmation): the title is the only sign. */
   titleEndsBlocked: boolean;
+  /** The tile runs its program on another machine over ssh: ssh's own exit status 255 means the
+   * connection failed or dropped, which is never the program's outcome. */
+  remote: boolean;
+  /** Nothing will report the first prompt (a remote login shell, which belltower's shell
+   * integration does not reach): idle from the start, until prompt marks say otherwise. */
+  idleAtSpawn: boolean;
 }
 
 /** A command running at a shell prompt (OSC 133 C … D). */
@@ -164,6 +170,8 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
       titleRestIsDone: options.titleRestIsDone ?? true,
       exitIsOutcome: options.exitIsOutcome ?? false,
       titleEndsBlocked: options.titleEndsBlocked ?? false,
+      remote: options.remote ?? false,
+      idleAtSpawn: options.idleAtSpawn ?? false,
     },
     verdict: { state: 'starting', source: 'process', confidence: 'first-party', reason: 'starting', since: 0, seq: 0 },
     verdictVersion: 0,

@@ -87,6 +87,14 @@ describe('a plain command recording (agent "command")', () => {
     const parsed = parseRecording(`${command}\n{"type":"spawn","t":0,"seq":1}\n{"type":"exit","t":900,"seq":2,"code":null,"signal":"SIGHUP","closed":true}\n`);
     expect((await replay(parsed)).verdicts.at(-1)).toMatchObject({ to: 'exited', reason: 'closed (killed by SIGHUP)' });
   });
+
+  it('a recording of a remote tile replays ssh’s 255 as the connection lost, as it was live', async () => {
+    const lines = `{"type":"spawn","t":0,"seq":1}\n{"type":"prompt","t":100,"seq":2}\n{"type":"exit","t":900,"seq":3,"code":255,"signal":null}\n`;
+    const remote = header.replace('"agent":"claude"', '"agent":"claude","remote":"devbox"');
+    expect((await replay(parseRecording(`${remote}\n${lines}`))).verdicts.at(-1)).toMatchObject({ to: 'exited', reason: 'connection lost (ssh exited 255)' });
+    expect((await replay(parseRecording(`${header}\n${lines}`))).verdicts.at(-1)).toMatchObject({ to: 'exited', reason: 'exited with code 255' });
+    expect(errorOf(header.replace('"agent":"claude"', '"agent":"claude","remote":7')).message).toMatch(/remote/);
+  });
 });
 
 describe('the recorder', () => {

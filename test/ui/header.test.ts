@@ -31,4 +31,15 @@ describe('headerSegments', () => {
     expect(text(60, restored)).toMatch(/✓ done · restored · hook · 4s ╮$/);
     expect(text(36, restored)).toMatch(/✓ done · restored ╮$/);
   });
+
+  it('names the host of a remote tile when there is room, and says when its connection was lost', () => {
+    const remote = { ...tile, state: 'working' as const, kind: undefined, source: 'psp', remote: 'devbox' };
+    expect(text(70, remote)).toMatch(/^╭ 3 tests · remote · devbox ─+ ● working · OSC 7501 · 4s ╮$/);
+    expect(text(40, remote)).toMatch(/^╭ 3 tests ─+ ● working · OSC 7501 · 4s ╮$/);
+    const lost = { ...remote, state: 'exited' as const, source: 'process', lost: true };
+    expect(text(70, lost)).toMatch(/■ exited · connection lost ╮$/);
+    expect(text(70, { ...remote, name: 'devbox' })).toMatch(/^╭ 3 devbox · remote ─+ ● working/);
+    // Only an exited tile is said to have lost its connection.
+    expect(text(70, { ...remote, lost: true })).toMatch(/working · OSC 7501/);
+  });
 });

@@ -8,6 +8,9 @@ export interface ScenarioOptions {
   titleRestIsDone?: boolean;
   exitIsOutcome?: boolean;
   titleEndsBlocked?: boolean;
+  /** The tile runs over ssh. */
+  remote?: boolean;
+  idleAtSpawn?: boolean;
   timing?: Partial<Timing>;
   /** Start as a restored tile showing this verdict. */
   restored?: RestoredVerdict;
@@ -26,6 +29,8 @@ export class Scenario {
       titleRestIsDone: options.titleRestIsDone ?? true,
       exitIsOutcome: options.exitIsOutcome ?? false,
       titleEndsBlocked: options.titleEndsBlocked ?? false,
+      remote: options.remote ?? false,
+      idleAtSpawn: options.idleAtSpawn ?? false,
     };
     this.state = options.restored ? restoredState(engine, options.restored) : initialState(engine);
   }

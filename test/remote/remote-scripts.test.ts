@@ -1,0 +1,184 @@
+/**
+ * The scripts belltower runs on the remote host, run here with the real /bin/sh against a
+ * throwaway HOME: the private folder, the sweep of dead tiles' folders, the files written from
+ * stdin, and the boot that runs the agent and cleans up after it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BOOT, BOOT_WAIT_TENTHS, PREPARE, WRITE, remoteSh, writePayload } from '../../src/remote/remote-scripts.js';
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'bt-remote-'));
+  fs.chmodSync(home, 0o700);
+  env = { PATH: process.env.PATH, HOME: home };
+});
+afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+function sh(script: string, args: string[], input = '') {
+  const r = spawnSync('sh', ['-c', script, 'belltower-remote', ...args], { env, input, encoding: 'utf8', timeout: 20_000 });
+  return { out: r.stdout, err: r.stderr, code: r.status };
+}
+const base = () => path.join(home, '.cache', 'belltower-remote');
+const mode = (p: string) => fs.lstatSync(p).mode & 0o777;
+
+describe('PREPARE: the tile’s private folder', () => {
+  it('makes ~/.cache/belltower-remote/ID, every new folder 0700, and prints its path', () => {
+    const r = sh(PREPARE, ['t1']);
+    expect(r.out.trim()).toBe(`BELLTOWER-DIR ${base()}/t1`);
+    expect(mode(path.join(home, '.cache'))).toBe(0o700);
+    expect(mode(base())).toBe(0o700);
+    expect(mode(path.join(base(), 't1'))).toBe(0o700);
+  });
+
+  it('uses XDG_RUNTIME_DIR when it is the user’s own and private', () => {
+    const run = path.join(home, 'run');
+    fs.mkdirSync(run, { mode: 0o700 });
+    env.XDG_RUNTIME_DIR = run;
+    expect(sh(PREPARE, ['t1']).out.trim()).toBe(`BELLTOWER-DIR ${run}/belltower-remote/t1`);
+    // A shared XDG_RUNTIME_DIR is not trusted: the home cache is used instead.
+    fs.chmodSync(run, 0o777);
+    expect(sh(PREPARE, ['t2']).out.trim()).toBe(`BELLTOWER-DIR ${base()}/t2`);
+  });
+
+  it('refuses a folder on the way that is a link or writable by others, and writes nothing there', () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'bt-elsewhere-'));
+    try {
+      fs.symlinkSync(elsewhere, path.join(home, '.cache'));
+      const linked = sh(PREPARE, ['t1']);
+      expect(linked.code).toBe(1);
+      expect(linked.out).toMatch(/^BELLTOWER-ERROR no private folder/);
+      expect(fs.readdirSync(elsewhere)).toEqual([]);
+      fs.unlinkSync(path.join(home, '.cache'));
+      fs.mkdirSync(base(), { recursive: true, mode: 0o700 });
+      fs.chmodSync(base(), 0o777);
+      expect(sh(PREPARE, ['t1']).out).toMatch(/^BELLTOWER-ERROR/);
+      expect(fs.readdirSync(base())).toEqual([]);
+      fs.chmodSync(base(), 0o770);
+      expect(sh(PREPARE, ['t1']).out).toMatch(/^BELLTOWER-ERROR/);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an ID folder that already exists (it never writes into a folder it did not make)', () => {
+    expect(sh(PREPARE, ['t1']).code).toBe(0);
+    fs.writeFileSync(path.join(base(), 't1', 'pid'), String(process.pid)); // alive: not swept
+    const again = sh(PREPARE, ['t1']);
+    expect(again.code).toBe(1);
+    expect(again.out).toMatch(/^BELLTOWER-ERROR cannot make/);
+  });
+
+  it('sweeps the folders of tiles that are gone, and nothing else', () => {
+    fs.mkdirSync(base(), { recursive: true, mode: 0o700 });
+    const folder = (name: string, pid?: number, ageMinutes = 0) => {
+      const p = path.join(base(), name);
+      fs.mkdirSync(p, { mode: 0o700 });
+      if (pid !== undefined) fs.writeFileSync(path.join(p, 'pid'), `${pid}\n`);
+      const when = new Date(Date.now() - ageMinutes * 60_000);
+      fs.utimesSync(p, when, when);
+      return p;
+    };
+    const dead = spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim();
+    folder('dead', Number(dead));
+    folder('alive', process.pid);
+    folder('starting', undefined, 1); // made, not yet booted: a tile that is setting up now
+    folder('abandoned', undefined, 11); // made and never booted
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'bt-target-'));
+    fs.writeFileSync(path.join(target, 'keep'), 'x');
+    fs.symlinkSync(target, path.join(base(), 'link'));
+    try {
+      expect(sh(PREPARE, ['new']).code).toBe(0);
+      expect(fs.readdirSync(base()).sort()).toEqual(['alive', 'link', 'new', 'starting']);
+      expect(fs.readdirSync(target)).toEqual(['keep']);
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('WRITE: files from stdin', () => {
+  it('decodes each file (in as many lines as it takes) and marks the folder ready', () => {
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    const big = 'é'.repeat(2_000) + '\n$HOME `x` \\ \'"';
+    const r = sh(WRITE, [dir], writePayload({ 'settings.json': big, args: "--settings '/x y'" }));
+    expect(r.out.trim()).toBe('BELLTOWER-READY');
+    expect(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8')).toBe(big);
+    expect(fs.readFileSync(path.join(dir, 'args'), 'utf8')).toBe("--settings '/x y'");
+    expect(fs.existsSync(path.join(dir, 'ready'))).toBe(true);
+    expect(mode(path.join(dir, 'settings.json'))).toBe(0o600);
+  });
+
+  it('stops at a name that could leave the folder, and is never ready then', () => {
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    for (const name of ['../escape', '.hidden', 'a/b', '']) {
+      const r = sh(WRITE, [dir], `${name} ${Buffer.from('x').toString('base64')}\nEND\n`);
+      expect(r.code, name).toBe(1);
+    }
+    expect(fs.existsSync(path.join(dir, 'ready'))).toBe(false);
+    expect(fs.existsSync(path.join(home, '.cache', 'escape'))).toBe(false);
+    // Cut off before END: not ready either.
+    expect(sh(WRITE, [dir], writePayload({ args: 'x' }).replace('END\n', '')).code).toBe(1);
+    expect(fs.existsSync(path.join(dir, 'ready'))).toBe(false);
+    expect(() => writePayload({ '../x': '' })).toThrow(/a-z and dots only/);
+  });
+
+  it('refuses a folder that is a link', () => {
+    const real = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    const link = path.join(base(), 'l');
+    fs.symlinkSync(real, link);
+    expect(sh(WRITE, [link], 'END\n').code).toBe(1);
+    expect(fs.existsSync(path.join(real, 'ready'))).toBe(false);
+  });
+});
+
+describe('BOOT: runs the agent with the folder’s arguments, then removes the folder', () => {
+  const printArgs = `printf '[%s]'`;
+
+  it('puts the written arguments between the program and its own, and cleans up on exit', () => {
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    sh(WRITE, [dir], writePayload({ args: "--settings '/a b/settings.json'" }));
+    const r = sh(BOOT, ['t1', printArgs, "--model 'x y'"]);
+    expect(r.out).toBe('[--settings][/a b/settings.json][--model][x y]');
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('waits for the folder to be ready, and runs the agent without hooks when it never is', () => {
+    const quick = BOOT.replace(`-lt ${BOOT_WAIT_TENTHS}`, '-lt 3');
+    expect(quick).not.toBe(BOOT);
+    sh(PREPARE, ['t1']); // made, never written
+    const started = Date.now();
+    const r = sh(quick, ['t1', printArgs, 'only']);
+    expect(r.out).toBe('[only]');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // Not its folder to remove: it never became ready (the sweep takes it later).
+    expect(fs.existsSync(path.join(base(), 't1'))).toBe(true);
+    expect(sh(quick, ['missing', printArgs, 'x']).out).toBe('[x]');
+  });
+
+  it('records its pid while the agent runs and removes the folder when the connection hangs up', async () => {
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    sh(WRITE, [dir], writePayload({ args: '' }));
+    const child = spawn('sh', ['-c', BOOT, 'belltower-remote', 't1', 'sleep', '30'], { env, detached: true, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 5_000;
+    while (!fs.existsSync(path.join(dir, 'pid')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'))).toBe(child.pid);
+    process.kill(-child.pid!, 'SIGHUP'); // what sshd does to the session when the connection drops
+    expect(await exited).toBe(129);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+});
+
+describe('remoteSh: one line for the remote login shell', () => {
+  it('reads back as the same script and arguments through sh', () => {
+    const line = remoteSh(`printf '%s|' "$@"`, ["it's", '$HOME', 'a\\b', '']);
+    const r = spawnSync('sh', ['-c', line], { encoding: 'utf8' });
+    expect(r.stdout).toBe("it's|$HOME|a\\b||");
+  });
+});

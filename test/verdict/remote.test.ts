@@ -1,0 +1,61 @@
+/**
+ * A tile that runs over ssh: ssh's own exit status 255 means the connection failed or dropped,
+ * whatever the remote program was doing. It is never a done and never a failed.
+ */
+import { describe, expect, it } from 'vitest';
+import { Scenario, prompt, stop } from './scenario.js';
+
+const lost = { type: 'exit', code: 255, signal: null } as const;
+
+describe('a remote tile whose connection drops', () => {
+  it('mid-turn: exited · connection lost, no bell', () => {
+    const s = new Scenario({ remote: true }).at(1_000, 'hook', prompt).at(9_000, 'process', lost).until(60_000);
+    expect(s.states).toEqual(['working', 'exited']);
+    expect(s.state.verdict.reason).toBe('connection lost (ssh exited 255)');
+    expect(s.state.verdict.exit).toEqual({ code: 255, signal: null });
+    expect(s.rings).toEqual([]);
+  });
+
+  it('right after a Stop: the held done is dropped with the connection', () => {
+    const s = new Scenario({ remote: true }).at(1_000, 'hook', prompt).at(5_000, 'hook', stop()).at(5_100, 'process', lost).until(60_000);
+    expect(s.count('done')).toBe(0);
+    expect(s.now).toBe('exited');
+    expect(s.rings).toEqual([]);
+  });
+
+  it('a remote command is judged by its exit, except 255', () => {
+    const remote = new Scenario({ remote: true, exitIsOutcome: true }).at(0, 'process', { type: 'spawned' });
+    expect(remote.at(900, 'process', lost).now).toBe('exited');
+    expect(remote.state.verdict.reason).toBe('connection lost (ssh exited 255)');
+    const fine = new Scenario({ remote: true, exitIsOutcome: true }).at(0, 'process', { type: 'spawned' }).at(900, 'process', { type: 'exit', code: 0, signal: null });
+    expect(fine.now).toBe('done');
+    const broke = new Scenario({ remote: true, exitIsOutcome: true }).at(0, 'process', { type: 'spawned' }).at(900, 'process', { type: 'exit', code: 2, signal: null });
+    expect(broke.now).toBe('failed');
+  });
+
+  it('255 from a local command is that command’s own failure', () => {
+    const local = new Scenario({ exitIsOutcome: true }).at(0, 'process', { type: 'spawned' }).at(900, 'process', lost);
+    expect(local.now).toBe('failed');
+    expect(local.state.verdict.reason).not.toMatch(/connection/);
+  });
+
+  it('a remote tile the user closed says closed, not connection lost', () => {
+    const s = new Scenario({ remote: true }).at(1_000, 'hook', prompt).at(2_000, 'process', { ...lost, closed: true });
+    expect(s.now).toBe('exited');
+    expect(s.state.verdict.reason).toMatch(/^closed \(/);
+  });
+
+  it('a remote login shell is idle once it starts (no prompt marks reach it), then follows any it prints', () => {
+    const s = new Scenario({ idleAtSpawn: true }).at(0, 'process', { type: 'spawned' });
+    expect(s.now).toBe('idle');
+    expect(s.state.verdict.reason).toMatch(/remote shell.*OSC 133/);
+    s.at(1_000, 'shell', { type: 'command-start', command: 'make' }).at(20_000, 'shell', { type: 'command-end', code: 0 });
+    expect(s.states).toEqual(['idle', 'working', 'done']);
+    expect(new Scenario().at(0, 'process', { type: 'spawned' }).now).toBe('starting');
+  });
+
+  it('ssh that never started says why, not connection lost', () => {
+    const s = new Scenario({ remote: true }).at(0, 'process', { ...lost, error: 'command not found: ssh' });
+    expect(s.state.verdict.reason).toMatch(/command not found: ssh/);
+  });
+});

@@ -68,6 +68,8 @@ export interface TileRequest {
   bell?: boolean;
   notify?: boolean;
   escapeKey?: string;
+  /** Hooks over ssh for a remote tile (`--remote-hooks` on the command line turns them on for all). */
+  remoteHooks?: boolean;
   /** Timing overrides for this tile, over the ones for all. */
   timing?: Record<string, number>;
   /** Given on the command line: kept beside a restored workspace (the workspace file's are not). */
@@ -345,6 +347,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
         timing: timings[i]!,
         ...(request.conversation ? { conversation: request.conversation } : {}),
         ...(request.restored ? { restored: request.restored } : {}),
+        ...(request.remoteHooks !== undefined && !flags.remoteHooks ? { remoteHooks: request.remoteHooks } : {}),
       });
       settings.set(tile.id, { bell: request.bell ?? true, notify: request.notify ?? true, ...(request.escapeKey ? { escapeKey: parseEscapeKeyName(request.escapeKey) } : {}) });
       extras.set(tile.id, {
@@ -352,6 +355,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
         ...(request.notify !== undefined ? { notify: request.notify } : {}),
         ...(request.escapeKey !== undefined ? { escapeKey: request.escapeKey } : {}),
         ...(request.timing ? { timing: request.timing } : {}),
+        ...(request.remoteHooks !== undefined ? { remoteHooks: request.remoteHooks } : {}),
       });
       if (request.unseen) unseen.push(tile.id);
       if (request.muted) muted.push(tile.id);

@@ -16,6 +16,7 @@ export interface TileExtras {
   notify?: boolean;
   escapeKey?: string;
   timing?: Record<string, number>;
+  remoteHooks?: boolean;
 }
 
 /** The grid's part of the state; `unseen` and `muted` are tile ids. */
@@ -74,14 +75,16 @@ function captureTile(tile: Tile, launch: { spec: string; cwd: string; env: Recor
     ...(extras.bell !== undefined ? { bell: extras.bell } : {}),
     ...(extras.notify !== undefined ? { notify: extras.notify } : {}),
     ...(extras.escapeKey !== undefined ? { escapeKey: extras.escapeKey } : {}),
+    ...(extras.remoteHooks !== undefined ? { remoteHooks: extras.remoteHooks } : {}),
     ...(conversation ? { conversation } : {}),
     state: verdict.state,
     reason: verdict.reason.slice(0, 4096),
     source: verdict.source,
     unseen: ui.unseen.includes(tile.id),
     muted: ui.muted.includes(tile.id),
-    // Only an end of its own: belltower ending it (quit) is not how the tile finished.
-    ...(end && !end.closed ? { exit: { code: end.code, signal: end.signal, ...(end.error !== undefined ? { error: end.error.slice(0, 4096) } : {}) } } : {}),
+    // Only an end of its own: belltower ending it (quit) is not how the tile finished, and neither
+    // is a remote tile's lost connection (a restore reconnects it, resuming its conversation).
+    ...(end && !end.closed && !tile.connectionLost ? { exit: { code: end.code, signal: end.signal, ...(end.error !== undefined ? { error: end.error.slice(0, 4096) } : {}) } } : {}),
     ...(data !== null ? { screen: { cols: screen.cols, rows: screen.rows, data } } : {}),
   };
 }

@@ -24,6 +24,7 @@ export interface PlannedTile {
   bell?: boolean;
   notify?: boolean;
   escapeKey?: string;
+  remoteHooks?: boolean;
   /** Absent: a fresh conversation (or none). */
   conversation?: Conversation;
   restored: RestoredTile;
@@ -80,6 +81,7 @@ function planTile(saved: SavedTile): PlannedTile {
     ...(saved.bell !== undefined ? { bell: saved.bell } : {}),
     ...(saved.notify !== undefined ? { notify: saved.notify } : {}),
     ...(saved.escapeKey !== undefined ? { escapeKey: saved.escapeKey } : {}),
+    ...(saved.remoteHooks !== undefined ? { remoteHooks: saved.remoteHooks } : {}),
     ...(conversation ? { conversation } : {}),
     restored,
     ...(saved.screen ? { size: { cols: saved.screen.cols, rows: saved.screen.rows } } : {}),

@@ -47,6 +47,8 @@ const savedTile = z.object({
   bell: z.boolean().optional(),
   notify: z.boolean().optional(),
   escapeKey: z.string().max(32).optional(),
+  /** A remote tile's hooks over its ssh connection. */
+  remoteHooks: z.boolean().optional(),
   /** The agent's session or thread id: what a restore resumes. */
   conversation: z.string().max(64).optional(),
   state: z.enum(TILE_STATES as [TileStateName, ...TileStateName[]]),

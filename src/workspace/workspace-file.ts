@@ -8,7 +8,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { shellQuote } from '../agents/shell-quote.js';
+import { SpecError, specWord, splitWords } from '../agents/launch-spec.js';
+import { parseSshCommand, remoteWord, SshCommandError } from '../remote/ssh-command.js';
 import { BELL_MODES } from '../ui/bell.js';
 import { parseEscapeKey } from '../ui/keymap.js';
 import { resolveTiming, TimingError } from '../verdict/timing.js';
@@ -31,6 +32,8 @@ const tileSchema = z
     notify: z.boolean().optional(),
     escapeKey: z.string().optional(),
     timing: z.record(z.string(), z.number()).optional(),
+    remote: z.string().min(1).optional(),
+    remoteHooks: z.boolean().optional(),
   })
   .strict();
 
@@ -41,6 +44,7 @@ const workspaceSchema = z
     notify: z.enum(['auto', 'osc9', 'osc777', 'osc99', 'off']).optional(),
     escapeKey: z.string().optional(),
     timing: z.record(z.string(), z.number()).optional(),
+    remoteHooks: z.boolean().optional(),
   })
   .strict();
 
@@ -58,6 +62,8 @@ export interface WorkspaceTile {
   notify: boolean;
   escapeKey?: string;
   timing: Record<string, number>;
+  /** Hooks for a remote tile, forwarded over its ssh connection (only for a tile that runs over ssh). */
+  remoteHooks?: boolean;
 }
 
 export interface Workspace {
@@ -113,6 +119,15 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
     }
     if (tile.args && tile.command !== undefined) errors.push(at(here('args'), '"args" go with an agent; put a command\'s arguments in "command"'));
     if (tile.args && tile.agent === 'shell') errors.push(at(here('args'), 'the shell takes no "args"'));
+    const ssh = tile.remote === undefined ? null : sshWords(tile.remote);
+    if (typeof ssh === 'string') errors.push(at(here('remote'), ssh));
+    if (tile.remote !== undefined && tile.cwd !== undefined) {
+      errors.push(at(here('cwd'), 'a remote tile starts in its login folder on the other machine: leave out "cwd" (or use a "command" such as "cd proj && claude")'));
+    }
+    const remoteHooks = tile.remoteHooks ?? data.remoteHooks;
+    if (tile.remoteHooks === true && tile.remote === undefined && !/^\s*ssh\s/.test(tile.command ?? '')) {
+      errors.push(at(here('remoteHooks'), 'only a tile that runs over ssh takes "remoteHooks": add "remote": "user@host"'));
+    }
     const cwd = resolve(base, tile.cwd ?? '.');
     if (tile.cwd !== undefined) {
       const kind = folderKind(cwd);
@@ -129,7 +144,12 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
       if (seen !== undefined) errors.push(at(here('name'), `"${tile.name}" is also tiles[${seen}]'s name`));
       else names.set(tile.name, i);
     }
-    const spec = tile.command ?? [tile.agent!, ...(tile.args ?? []).map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : shellQuote(a)))].join(' ');
+    const local = tile.command ?? [tile.agent!, ...(tile.args ?? []).map(specWord)].join(' ');
+    // The remote line is the remote shell's to split (ssh joins its words with spaces): one local
+    // word, in which each argument is quoted for the remote shell.
+    const remoteLine = tile.command ?? [tile.agent!, ...(tile.args ?? []).map(remoteWord)].join(' ');
+    const remoteCommand = tile.agent === 'shell' ? [] : [specWord(remoteLine)];
+    const spec = Array.isArray(ssh) ? ['ssh', ...ssh.map(specWord), ...remoteCommand].join(' ') : local;
     tiles.push({
       spec,
       ...(tile.name !== undefined ? { name: tile.name } : {}),
@@ -139,6 +159,7 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
       notify: tile.notify ?? true,
       ...(tile.escapeKey !== undefined ? { escapeKey: tile.escapeKey } : {}),
       timing: tile.timing ?? {},
+      ...(remoteHooks !== undefined && (tile.remote !== undefined || tile.command !== undefined) ? { remoteHooks } : {}),
     });
   });
   if (errors.length > 0) return { ok: false, errors };
@@ -153,6 +174,26 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
       timing: data.timing ?? {},
     },
   };
+}
+
+/** `"remote"`: a destination (`me@devbox`), optionally after ssh options (`-p 2222 me@devbox`);
+ * its words, or what is wrong with it. */
+function sshWords(remote: string): string[] | string {
+  let words: string[];
+  try {
+    words = splitWords(remote);
+  } catch (error) {
+    if (error instanceof SpecError) return error.message;
+    throw error;
+  }
+  try {
+    const parsed = parseSshCommand(words);
+    if (parsed.command.length > 0) return `"${remote}" has more after its host (${parsed.command.join(' ')}): give the agent as "agent" and "args", or a "command"`;
+    return words;
+  } catch (error) {
+    if (error instanceof SshCommandError) return error.message;
+    throw error;
+  }
 }
 
 function checkTiming(timing: Record<string, number>, path: JsonPath, at: (path: JsonPath, message: string) => string, errors: string[]): void {
@@ -188,7 +229,8 @@ export function exampleWorkspace(agentsFound: readonly string[]): string {
   return `// belltower workspace: \`belltower\` in this folder opens these tiles.
 // A tile is an "agent" (claude, codex, gemini, shell) or a "command" (any command line), with
 // optional "name", "cwd" (relative to this file), "args" (an agent's arguments), "env",
-// "bell" and "notify" (false keeps this tile quiet), "escapeKey" and "timing" overrides.
+// "bell" and "notify" (false keeps this tile quiet), "escapeKey" and "timing" overrides, and
+// "remote" ("me@devbox", or "-p 2222 me@devbox") to run it on another machine over ssh.
 {
   "tiles": [
 ${tiles.join('\n')}

@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseSpec } from '../../src/agents/launch-spec.js';
+import { sshArgv } from '../../src/remote/remote-launch.js';
 import { parseJsoncLocated } from '../../src/workspace/jsonc-parse.js';
 import { exampleWorkspace, loadWorkspace, parseWorkspace } from '../../src/workspace/workspace-file.js';
 
@@ -89,6 +91,50 @@ describe('the workspace file', () => {
     expect(errorsOf('{ "tiles": [ { "agent": "claude" } ], "escapeKey": "x" }')[0]).toMatch(/escapeKey: x: give a control key/);
     expect(errorsOf('{ "tiles": [] }')[0]).toMatch(/tiles: no tiles/);
     expect(errorsOf('{ "tiles": [ { "command": "x", "args": ["y"] } ] }')[0]).toMatch(/tiles\[0\]\.args: "args" go with an agent/);
+  });
+
+  it('"remote" runs a tile on another machine over ssh, as the same agent', () => {
+    const base = folder();
+    const text = `{
+      "tiles": [
+        { "name": "dev", "agent": "claude", "args": ["--model", "opus 4"], "remote": "me@devbox", "remoteHooks": true },
+        { "agent": "codex", "remote": "-p 2222 -i '~/.ssh/dev key' me@10.0.0.5" },
+        { "agent": "shell", "remote": "devbox" },
+        { "command": "cd proj && npm test", "remote": "devbox" },
+      ],
+      "remoteHooks": false,
+    }`;
+    const result = parseWorkspace(text, join(base, 'belltower.json'), 'belltower.json');
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    const [claude, codex, shell, command] = result.workspace.tiles.map((t) => ({ ...t, launch: parseSpec(t.spec, {}) }));
+    expect(claude!.launch).toMatchObject({ agent: 'claude', remote: { host: 'devbox' } });
+    expect(sshArgv(claude!.launch.remote!)).toEqual(['-t', 'me@devbox', 'claude', '--model', "'opus 4'"]);
+    expect(claude!.remoteHooks).toBe(true);
+    expect(codex!.launch).toMatchObject({ agent: 'codex', remote: { host: '10.0.0.5' } });
+    expect(sshArgv(codex!.launch.remote!)).toEqual(['-t', '-p', '2222', '-i', '~/.ssh/dev key', 'me@10.0.0.5', 'codex']);
+    // The workspace's choice for every tile, unless the tile says otherwise.
+    expect(codex!.remoteHooks).toBe(false);
+    expect(shell!.launch).toMatchObject({ agent: 'shell', remote: { host: 'devbox' } });
+    // A command stays one line for the remote shell.
+    expect(command!.launch).toMatchObject({ agent: 'command', file: 'ssh' });
+    expect(sshArgv(command!.launch.remote!)).toEqual(['-t', 'devbox', 'cd proj && npm test']);
+  });
+
+  it('passes every argument on exactly, quotes and backslashes too', () => {
+    const args = ["it's", 'a "b"', 'c\\d', '$HOME'];
+    const text = JSON.stringify({ tiles: [{ agent: 'claude', args }, { agent: 'claude', args: ["it's"], remote: 'devbox' }] });
+    const result = parseWorkspace(text, join(folder(), 'belltower.json'), 'belltower.json');
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(parseSpec(result.workspace.tiles[0]!.spec, {}).args).toEqual(args);
+    expect(parseSpec(result.workspace.tiles[1]!.spec, {}).remote?.program?.args).toEqual(["it's"]);
+  });
+
+  it('refuses a "remote" that is not a place to log in, and remote options on a local tile', () => {
+    expect(errorsOf('{ "tiles": [ { "agent": "claude", "remote": "-p" } ] }')[0]).toMatch(/^belltower\.json:1: tiles\[0\]\.remote: .*-p needs a value/);
+    expect(errorsOf('{ "tiles": [ { "agent": "claude", "remote": "devbox claude" } ] }')[0]).toMatch(/tiles\[0\]\.remote: "devbox claude" has more after its host/);
+    expect(errorsOf('{ "tiles": [ { "agent": "claude", "remote": "me@\'devbox" } ] }')[0]).toMatch(/tiles\[0\]\.remote: unbalanced/);
+    expect(errorsOf('{ "tiles": [ { "agent": "claude", "remote": "devbox", "cwd": "." } ] }')[0]).toMatch(/tiles\[0\]\.cwd: a remote tile starts in its login folder/);
+    expect(errorsOf('{ "tiles": [ { "agent": "claude", "remoteHooks": true } ] }')[0]).toMatch(/tiles\[0\]\.remoteHooks: only a tile that runs over ssh/);
   });
 
   it('says plainly when the file is missing or not JSON', () => {

@@ -28,7 +28,8 @@ export function provenance(source: string, state: TileStateName): string {
     case 'psp':
       return 'OSC 7501';
     case 'process':
-      return state === 'starting' || state === 'working' ? 'start' : 'exit';
+      // An exit decides only an ended tile; anything before is the start (a remote shell's idle).
+      return state === 'exited' || state === 'done' || state === 'failed' ? 'exit' : 'start';
     case 'user':
       return 'you';
     case 'engine':

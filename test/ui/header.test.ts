@@ -39,6 +39,8 @@ describe('headerSegments', () => {
     const lost = { ...remote, state: 'exited' as const, source: 'process', lost: true };
     expect(text(70, lost)).toMatch(/■ exited · connection lost ╮$/);
     expect(text(70, { ...remote, name: 'devbox' })).toMatch(/^╭ 3 devbox · remote ─+ ● working/);
+    // A remote login shell, idle since it started: said to come from its start, not an exit.
+    expect(text(70, { ...remote, name: 'devbox', state: 'idle', source: 'process' })).toMatch(/○ idle · start ╮$/);
     // Only an exited tile is said to have lost its connection.
     expect(text(70, { ...remote, lost: true })).toMatch(/working · OSC 7501/);
   });

@@ -16,7 +16,7 @@ export const RECORDING_VERSION = 2;
 /** From this version on, a recording that belltower finished writing ends with an `end` line. */
 export const END_LINE_VERSION = 2;
 
-const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine'] as const;
+const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine', 'ssh'] as const;
 
 // The same bound as live (src/session/terminal-size.ts): a recording may not ask replay for a
 // screen live belltower would refuse to make.
@@ -64,6 +64,8 @@ const hookLine = z.object({ type: z.literal('hook'), ...stamp, event: z.string()
 const transcriptLine = z.object({ type: z.literal('transcript'), ...stamp, path: z.string(), record: z.unknown() });
 const notifyLine = z.object({ type: z.literal('notify'), ...stamp, payload: jsonObject });
 const bannerLine = z.object({ type: z.literal('banner'), ...stamp, text: z.string() });
+/** A remote tile's ssh asks a login question (its kind only: no host or user name), or stopped. */
+const loginLine = z.object({ type: z.literal('login'), ...stamp, prompt: z.enum(['host-key', 'password', 'passphrase', 'code']).nullable() });
 const promptLine = z.object({ type: z.literal('prompt'), ...stamp, local: z.boolean().optional() });
 const seenLine = z.object({ type: z.literal('seen'), ...stamp });
 const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols, rows });
@@ -96,6 +98,7 @@ export const bodyLineSchema = z.discriminatedUnion('type', [
   transcriptLine,
   notifyLine,
   bannerLine,
+  loginLine,
   promptLine,
   seenLine,
   resizeLine,
@@ -111,7 +114,7 @@ export type VerdictLine = Extract<RecordingLine, { type: 'verdict' }>;
 export type Evidence = DistributiveOmit<EvidenceLine, 't' | 'seq'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export const LINE_TYPES = ['pty', 'osc', 'banner', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'spawn', 'exit', 'verdict', 'end'] as const;
+export const LINE_TYPES = ['pty', 'osc', 'banner', 'login', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'spawn', 'exit', 'verdict', 'end'] as const;
 
 export class RecordingError extends Error {
   override name = 'RecordingError';

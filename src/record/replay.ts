@@ -6,6 +6,7 @@
 import { profileFor } from '../agents/registry.js';
 import { Screen } from '../session/screen.js';
 import { createBannerReader } from '../tile/banner-reader.js';
+import { createLoginReader } from '../tile/login-reader.js';
 import { TilePipeline } from '../tile/tile-pipeline.js';
 import { resolveTiming } from '../verdict/timing.js';
 import type { ParsedRecording, RecordingLine, VerdictLine } from './format.js';
@@ -54,6 +55,7 @@ export async function replay(recording: ParsedRecording, options: { tile?: numbe
     screenDerived: hasPty,
     ...(header.restored ? { restored: header.restored } : {}),
     ...(screen ? { readBanners: createBannerReader(screen) } : {}),
+    ...(screen && header.remote !== undefined ? { readLogin: createLoginReader(screen) } : {}),
     onProblem: (problem) => problems.push(problem),
     onEffects: (effects) => {
       for (const effect of effects) {

@@ -22,7 +22,7 @@ export const MAX_TILES = 500;
 /** One tile's saved screen, with its scrollback (about 200 lines of a wide, colourful screen). */
 export const MAX_SCREEN_CHARS = 512 * 1024;
 
-const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine'] as const;
+const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine', 'ssh'] as const;
 // A source added to the engine must be added here too, or its verdicts could not be saved.
 const everySource: Record<SourceName, true> = Object.fromEntries(SOURCES.map((s) => [s, true])) as Record<(typeof SOURCES)[number], true>;
 void everySource;

@@ -32,6 +32,9 @@ export function interpret(profile: AgentProfile, state: InterpreterState, eviden
       return { state, ...readOsc(profile, evidence.code, evidence.payload) };
     case 'banner':
       return { state, signals: profile.banner ? [{ type: 'banner', source: 'banner', text: evidence.text }] : [] };
+    case 'login':
+      // Judged by the engine: only a remote tile that is still logging in listens.
+      return { state, signals: [{ type: 'login', source: 'ssh', prompt: evidence.prompt }] };
     case 'hook':
       return { state, signals: profile.hooks ? profile.hooks(evidence.event, evidence.payload) : [] };
     case 'transcript': {

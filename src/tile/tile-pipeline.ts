@@ -11,7 +11,7 @@ import type { Evidence } from '../record/format.js';
 import type { Recorder } from '../record/recorder.js';
 import type { Effect } from '../verdict/effects.js';
 import { advance, step } from '../verdict/run.js';
-import type { SourceSignal } from '../verdict/signals.js';
+import type { LoginPrompt, SourceSignal } from '../verdict/signals.js';
 import { initialState, restoredState } from '../verdict/state.js';
 import type { EngineState, RestoredVerdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
@@ -33,6 +33,8 @@ export interface PipelineOptions {
   recorder?: Recorder | null;
   /** Banners visible in rows changed since the last call (read right after a chunk's parse). */
   readBanners?: () => string[];
+  /** A remote tile's ssh login question when it changed (undefined: no change), read with the banners. */
+  readLogin?: () => LoginPrompt | null | undefined;
   /** Replay of a recording with pty lines: its osc and banner lines are derived from the output,
    * so the recorded ones are compared, not applied. */
   screenDerived?: boolean;
@@ -48,7 +50,7 @@ export interface PipelineOptions {
 
 type Item =
   | { kind: 'evidence'; evidence: Evidence; t: number }
-  | { kind: 'pty'; data: string; t: number; oscs: ScreenEvidence[]; banners: string[]; parsed: boolean }
+  | { kind: 'pty'; data: string; t: number; oscs: ScreenEvidence[]; banners: string[]; login?: LoginPrompt | null; parsed: boolean }
   | { kind: 'wake'; t: number };
 
 export class TilePipeline {
@@ -101,6 +103,8 @@ export class TilePipeline {
     const chunk = this.parsing();
     if (!chunk) return;
     chunk.banners = this.options.readBanners?.() ?? [];
+    const login = this.options.readLogin?.();
+    if (login !== undefined) chunk.login = login;
     chunk.parsed = true;
     this.pump();
   }
@@ -160,9 +164,10 @@ export class TilePipeline {
         this.options.recorder?.evidence({ type: 'pty', data: item.data }, t);
         for (const osc of item.oscs) this.apply({ type: 'osc', code: osc.code, payload: osc.payload }, t);
         for (const text of item.banners) this.apply({ type: 'banner', text }, t);
+        if (item.login !== undefined) this.apply({ type: 'login', prompt: item.login }, t);
         return;
       case 'evidence': {
-        const derived = item.evidence.type === 'osc' || item.evidence.type === 'banner';
+        const derived = item.evidence.type === 'osc' || item.evidence.type === 'banner' || item.evidence.type === 'login';
         if (derived && this.options.screenDerived) return;
         return this.apply(item.evidence, t);
       }

@@ -43,6 +43,7 @@ import { readFacts } from '../sources/transcript/session-facts.js';
 import type { SessionFacts } from '../sources/transcript/session-facts.js';
 import type { WordsFor } from '../sources/agent-words.js';
 import { createBannerReader } from './banner-reader.js';
+import { createLoginReader } from './login-reader.js';
 import { exitEvidence, leftovers } from './tile-end.js';
 import type { TileEnd } from './tile-end.js';
 import { echoed, isSlashCommand, promptInput } from './prompt-box.js';
@@ -282,6 +283,7 @@ export class Tile {
       recorder: this.recorder,
       ...(this.recorder && !options.recordText ? { recordedForm: recordedForm(this.profile, { rawOsc: options.captureOutput ?? false }) } : {}),
       readBanners,
+      ...(remote ? { readLogin: createLoginReader(this.session.screen) } : {}),
       onEffects: (effects) => this.effects(effects),
       onProblem: (problem) => log('warn', `tile ${this.id}: ${problem}`),
     });

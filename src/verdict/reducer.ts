@@ -7,7 +7,7 @@
 import type { Effect } from './effects.js';
 import * as gates from './gate.js';
 import { decideHold } from './hold.js';
-import type { BackgroundTask, BlockedKind, Signal, SourceName } from './signals.js';
+import type { BackgroundTask, BlockedKind, LoginPrompt, Signal, SourceName } from './signals.js';
 import { confidenceOf, isFirstParty } from './signals.js';
 import type { EngineState, Hold, TileStateName, Verdict } from './state.js';
 
@@ -181,6 +181,8 @@ function apply(d: Draft): void {
       return note(d, 'spawned');
     case 'exit':
       return applyExit(d, s);
+    case 'login':
+      return applyLogin(d, s.prompt);
     case 'session-end':
       d.state = { ...d.state, turnOpen: false, queuedPrompts: 0 };
       return setVerdict(d, 'idle', `session ended (${s.reason})`);
@@ -338,6 +340,25 @@ function applyExit(d: Draft, s: ExitSignal): void {
   setVerdict(d, s.code === 0 ? 'done' : 'failed', reason, { exit });
 }
 
+const LOGIN_WORDS: Readonly<Record<LoginPrompt, string>> = {
+  'host-key': 'ssh asks whether to trust the host key',
+  password: 'ssh asks for a password',
+  passphrase: 'ssh asks for a key passphrase',
+  code: 'ssh asks for a code',
+};
+
+/** ssh's login questions count for a remote tile only while it logs in: before its program has
+ * said anything (a remote shell's idle from its start is not its program speaking). */
+function applyLogin(d: Draft, prompt: LoginPrompt | null): void {
+  if (!d.state.options.remote) return note(d, 'ignored: not a remote tile');
+  const now = d.state.verdict;
+  const loggingIn = now.state === 'starting' || now.source === 'ssh' || (now.state === 'idle' && now.source === 'process');
+  if (!loggingIn) return note(d, 'ignored: the remote program runs');
+  if (prompt) return setVerdict(d, 'blocked', LOGIN_WORDS[prompt], { kind: 'auth' });
+  if (now.state !== 'blocked') return note(d, 'no question pending');
+  return setVerdict(d, d.state.options.idleAtSpawn ? 'idle' : 'starting', 'you answered ssh');
+}
+
 function applyQuietLatch(d: Draft, why: 'clear' | 'compact' | 'command', phase: 'begin' | 'end'): void {
   // /clear and /compact redraw the screen: reset the screen sources, drop any held done, and mute
   // the title until the next real prompt.
@@ -385,6 +406,8 @@ function applyPrompt(d: Draft, local: boolean): void {
   if (!d.state.options.promptsFromHooks) d.state = { ...d.state, latched: false };
   d.state = { ...d.state, interrupted: false };
   const current = d.state.verdict.state;
+  // ssh's question is answered when ssh stops asking: Enter alone starts no work.
+  if (current === 'blocked' && d.state.verdict.source === 'ssh') return note(d, 'answering ssh');
   if (current === 'blocked') return setVerdict(d, 'working', 'you answered');
   if (current === 'done') return setVerdict(d, 'idle', 'seen: you typed');
   note(d, 'prompt');

@@ -19,7 +19,8 @@ export type SourceName =
   | 'banner' // the completion banner's shape on rendered rows
   | 'process' // spawn, exit code, signal
   | 'user' // what the user did in belltower (submitted input, looked at the tile)
-  | 'engine'; // the engine's own timers (a held verdict released, a gate expired)
+  | 'engine' // the engine's own timers (a held verdict released, a gate expired)
+  | 'ssh'; // ssh's own login questions, on the row the cursor waits on (a remote tile)
 
 /** How much a verdict can be trusted, by the kind of source that decided it. */
 export type Confidence = 'first-party' | 'fallback' | 'accelerator';
@@ -30,6 +31,8 @@ export function confidenceOf(source: SourceName): Confidence {
       return 'fallback';
     case 'banner':
       return 'accelerator';
+    case 'ssh':
+      return 'fallback';
     default:
       return 'first-party';
   }
@@ -49,6 +52,9 @@ export interface BackgroundTask {
 }
 
 export type BlockedKind = 'permission' | 'question' | 'auth' | 'other';
+
+/** A question ssh asks while it logs in (src/sources/ssh-login.ts). */
+export type LoginPrompt = 'host-key' | 'password' | 'passphrase' | 'code';
 
 /** The body of a signal: what the evidence means, without the bookkeeping. */
 export type SignalBody =
@@ -104,6 +110,8 @@ export type SignalBody =
   | { type: 'command-end'; code: number | null }
   /** The process started. */
   | { type: 'spawned' }
+  /** ssh asks a login question (a host key, a password…), or (null) no longer does. */
+  | { type: 'login'; prompt: LoginPrompt | null }
   /** The process ended, or never started (`error` holds why). `closed`: belltower ended it (the
    * user closed the tile or quit), so its code is no verdict on the work. `remaining`: processes
    * of the tile still running when the leader ended. `detached`: processes that left the tile's

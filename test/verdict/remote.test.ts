@@ -59,3 +59,37 @@ describe('a remote tile whose connection drops', () => {
     expect(s.state.verdict.reason).toMatch(/command not found: ssh/);
   });
 });
+
+describe('ssh asking a login question', () => {
+  const asks = (prompt: 'host-key' | 'password' | 'passphrase' | 'code' | null) => ({ type: 'login', prompt }) as const;
+
+  it('a remote tile still logging in is blocked on you, and rings; answered, it is starting again', () => {
+    const s = new Scenario({ remote: true }).at(0, 'process', { type: 'spawned' }).at(300, 'ssh', asks('password'));
+    expect(s.now).toBe('blocked');
+    expect(s.state.verdict).toMatchObject({ kind: 'auth', reason: 'ssh asks for a password', source: 'ssh' });
+    expect(s.rings).toEqual(['blocked']);
+    s.at(5_000, 'ssh', asks(null));
+    expect(s.now).toBe('starting');
+    // A wrong password: asked again, blocked again.
+    s.at(6_000, 'ssh', asks('password')).at(9_000, 'ssh', asks(null)).at(9_500, 'title', { type: 'at-rest', detail: 'title "✳ Claude Code"' });
+    expect(s.states).toEqual(['blocked', 'starting', 'blocked', 'starting', 'idle']);
+  });
+
+  it('a remote login shell goes back to idle once answered', () => {
+    const s = new Scenario({ remote: true, idleAtSpawn: true }).at(0, 'process', { type: 'spawned' }).at(200, 'ssh', asks('host-key'));
+    expect(s.state.verdict.reason).toBe('ssh asks whether to trust the host key');
+    // The Enter that answers is no work begun: the tile waits for ssh to stop asking.
+    s.at(3_990, 'user', { type: 'prompt' });
+    expect(s.now).toBe('blocked');
+    s.at(4_000, 'ssh', asks(null));
+    expect(s.states).toEqual(['idle', 'blocked', 'idle']);
+  });
+
+  it('is not heard once the remote program has spoken, nor for a local tile', () => {
+    const running = new Scenario({ remote: true }).at(0, 'process', { type: 'spawned' }).at(500, 'psp', { type: 'at-rest' }).at(900, 'ssh', asks('password'));
+    expect(running.now).toBe('idle');
+    expect(running.rings).toEqual([]);
+    const local = new Scenario().at(0, 'process', { type: 'spawned' }).at(300, 'ssh', asks('password'));
+    expect(local.now).toBe('starting');
+  });
+});

@@ -29,7 +29,7 @@ bt_base() {
   if [ -n "\${XDG_RUNTIME_DIR-}" ] && bt_mine "$XDG_RUNTIME_DIR"; then
     b=$XDG_RUNTIME_DIR/belltower-remote
   else
-    [ -n "\${HOME-}" ] && [ -d "$HOME" ] && [ -O "$HOME" ] || return 1
+    [ -n "\${HOME-}" ] && bt_mine "$HOME" || return 1
     [ -e "$HOME/.cache" ] || mkdir -m 700 "$HOME/.cache" 2>/dev/null
     bt_mine "$HOME/.cache" || return 1
     b=$HOME/.cache/belltower-remote
@@ -42,6 +42,12 @@ bt_base() {
 /** How long BOOT waits for its folder (tenths of a second): the setup takes a round trip or three. */
 export const BOOT_WAIT_TENTHS = 150;
 
+/**
+ * BOOT giving up and WRITE finishing race for the folder: whoever makes `claim` first has it. A
+ * BOOT that gave up removes the folder (so a late WRITE fails, and the hooks say off); a WRITE
+ * that claimed it marks it ready a moment later.
+ */
+
 /** `sh -c BOOT belltower-remote ID HEAD TAIL`: HEAD is the program (with any env prefix), TAIL its
  * arguments; the arguments in the folder's `args` file go between them. */
 export const BOOT = `umask 077
@@ -53,9 +59,22 @@ while [ -n "$d" ] && [ ! -e "$d/ready" ] && [ "$n" -lt ${BOOT_WAIT_TENTHS} ]; do
   sleep 0.1 2>/dev/null || sleep 1
   n=$((n + 1))
 done
+if [ -n "$d" ] && [ ! -e "$d/ready" ]; then
+  if mkdir "$d/claim" 2>/dev/null; then
+    rm -rf "$d"
+    d=
+  elif [ ! -d "$d/claim" ]; then
+    d=
+  fi
+fi
+n=0
+while [ -n "$d" ] && [ ! -e "$d/ready" ] && [ "$n" -lt 50 ]; do
+  sleep 0.1 2>/dev/null || sleep 1
+  n=$((n + 1))
+done
 inserted=
 if [ -n "$d" ] && [ -f "$d/ready" ] && bt_mine "$d"; then
-  echo $$ > "$d/pid"
+  echo "$$ $(uname -n)" > "$d/pid"
   [ -f "$d/args" ] && inserted=$(cat "$d/args")
   trap 'rm -rf "$d"' EXIT
   trap 'exit 129' HUP
@@ -74,7 +93,10 @@ fi
 for old in "$b"/*; do
   [ -d "$old" ] && [ ! -L "$old" ] || continue
   if [ -f "$old/pid" ]; then
-    kill -0 "$(cat "$old/pid")" 2>/dev/null && continue
+    read -r pid host < "$old/pid" || :
+    # A home shared between machines: another host's tile is that host's to sweep.
+    [ "$host" = "$(uname -n)" ] || continue
+    kill -0 "$pid" 2>/dev/null && continue
   else
     [ -n "$(find "$old" -maxdepth 0 -mmin +10 2>/dev/null)" ] || continue
   fi
@@ -88,14 +110,20 @@ echo "BELLTOWER-DIR $b/$1"`;
 
 /** `sh -c WRITE belltower-remote DIR`, files on stdin as `name base64` lines, then `END`. */
 export const WRITE = `umask 077
-d=$1
+d=$1 last=
 [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ] || exit 1
 while IFS=' ' read -r name data; do
   case $name in
-    END) : > "$d/ready"; echo BELLTOWER-READY; exit 0 ;;
+    END) mkdir "$d/claim" 2>/dev/null || exit 1; : > "$d/ready"; echo BELLTOWER-READY; exit 0 ;;
     *[!a-z.]* | '' | .*) exit 1 ;;
   esac
-  printf '%s' "$data" | base64 -d >> "$d/$name" || exit 1
+  # Each file is new (noclobber): never one that was there before, nor through a link.
+  if [ "$name" = "$last" ]; then
+    printf '%s' "$data" | base64 -d >> "$d/$name" || exit 1
+  else
+    (set -C; printf '%s' "$data" | base64 -d > "$d/$name") || exit 1
+    last=$name
+  fi
 done
 exit 1`;
 

@@ -61,6 +61,12 @@ describe('PREPARE: the tile’s private folder', () => {
       expect(fs.readdirSync(base())).toEqual([]);
       fs.chmodSync(base(), 0o770);
       expect(sh(PREPARE, ['t1']).out).toMatch(/^BELLTOWER-ERROR/);
+      fs.chmodSync(base(), 0o700);
+      // A home others may write: they could swap ~/.cache for a link after the checks.
+      fs.chmodSync(home, 0o777);
+      expect(sh(PREPARE, ['t1']).out).toMatch(/^BELLTOWER-ERROR/);
+      fs.chmodSync(home, 0o755);
+      expect(sh(PREPARE, ['t1']).out).toMatch(/^BELLTOWER-DIR /);
     } finally {
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -68,7 +74,7 @@ describe('PREPARE: the tile’s private folder', () => {
 
   it('refuses an ID folder that already exists (it never writes into a folder it did not make)', () => {
     expect(sh(PREPARE, ['t1']).code).toBe(0);
-    fs.writeFileSync(path.join(base(), 't1', 'pid'), String(process.pid)); // alive: not swept
+    fs.writeFileSync(path.join(base(), 't1', 'pid'), `${process.pid} ${os.hostname()}`); // alive: not swept
     const again = sh(PREPARE, ['t1']);
     expect(again.code).toBe(1);
     expect(again.out).toMatch(/^BELLTOWER-ERROR cannot make/);
@@ -76,7 +82,7 @@ describe('PREPARE: the tile’s private folder', () => {
 
   it('sweeps the folders of tiles that are gone, and nothing else', () => {
     fs.mkdirSync(base(), { recursive: true, mode: 0o700 });
-    const folder = (name: string, pid?: number, ageMinutes = 0) => {
+    const folder = (name: string, pid?: string, ageMinutes = 0) => {
       const p = path.join(base(), name);
       fs.mkdirSync(p, { mode: 0o700 });
       if (pid !== undefined) fs.writeFileSync(path.join(p, 'pid'), `${pid}\n`);
@@ -85,8 +91,11 @@ describe('PREPARE: the tile’s private folder', () => {
       return p;
     };
     const dead = spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim();
-    folder('dead', Number(dead));
-    folder('alive', process.pid);
+    const here = os.hostname();
+    folder('dead', `${dead} ${here}`);
+    folder('alive', `${process.pid} ${here}`);
+    // A home shared with another machine: its tiles' pids mean nothing here.
+    folder('elsewhere', `${dead} another-host`);
     folder('starting', undefined, 1); // made, not yet booted: a tile that is setting up now
     folder('abandoned', undefined, 11); // made and never booted
     const target = fs.mkdtempSync(path.join(os.tmpdir(), 'bt-target-'));
@@ -94,7 +103,7 @@ describe('PREPARE: the tile’s private folder', () => {
     fs.symlinkSync(target, path.join(base(), 'link'));
     try {
       expect(sh(PREPARE, ['new']).code).toBe(0);
-      expect(fs.readdirSync(base()).sort()).toEqual(['alive', 'link', 'new', 'starting']);
+      expect(fs.readdirSync(base()).sort()).toEqual(['alive', 'elsewhere', 'link', 'new', 'starting']);
       expect(fs.readdirSync(target)).toEqual(['keep']);
     } finally {
       fs.rmSync(target, { recursive: true, force: true });
@@ -128,6 +137,14 @@ describe('WRITE: files from stdin', () => {
     expect(() => writePayload({ '../x': '' })).toThrow(/a-z and dots only/);
   });
 
+  it('never writes into a file that was there before it', () => {
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    fs.writeFileSync(path.join(dir, 'args'), 'planted', { mode: 0o666 });
+    expect(sh(WRITE, [dir], writePayload({ args: 'token' })).code).toBe(1);
+    expect(fs.readFileSync(path.join(dir, 'args'), 'utf8')).toBe('planted');
+    expect(fs.existsSync(path.join(dir, 'ready'))).toBe(false);
+  });
+
   it('refuses a folder that is a link', () => {
     const real = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
     const link = path.join(base(), 'l');
@@ -151,14 +168,24 @@ describe('BOOT: runs the agent with the folder’s arguments, then removes the f
   it('waits for the folder to be ready, and runs the agent without hooks when it never is', () => {
     const quick = BOOT.replace(`-lt ${BOOT_WAIT_TENTHS}`, '-lt 3');
     expect(quick).not.toBe(BOOT);
-    sh(PREPARE, ['t1']); // made, never written
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', ''); // made, never written
     const started = Date.now();
     const r = sh(quick, ['t1', printArgs, 'only']);
     expect(r.out).toBe('[only]');
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    // Not its folder to remove: it never became ready (the sweep takes it later).
-    expect(fs.existsSync(path.join(base(), 't1'))).toBe(true);
+    // It gave up on the folder and took it away: a WRITE that comes late fails (the hooks say off)
+    // rather than leaving the tile's files behind for an agent that runs without them.
+    expect(fs.existsSync(dir)).toBe(false);
     expect(sh(quick, ['missing', printArgs, 'x']).out).toBe('[x]');
+  });
+
+  it('a WRITE that finished first wins the race with a BOOT giving up', () => {
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    fs.writeFileSync(path.join(dir, 'args'), '--hooked');
+    fs.mkdirSync(path.join(dir, 'claim')); // WRITE has claimed it; its ready comes a moment later
+    spawn('sh', ['-c', `sleep 0.4; : > '${dir}/ready'`], { stdio: 'ignore' });
+    const quick = BOOT.replace(`-lt ${BOOT_WAIT_TENTHS}`, '-lt 1');
+    expect(sh(quick, ['t1', printArgs, 'x']).out).toBe('[--hooked][x]');
   });
 
   it('records its pid while the agent runs and removes the folder when the connection hangs up', async () => {
@@ -168,7 +195,7 @@ describe('BOOT: runs the agent with the folder’s arguments, then removes the f
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const deadline = Date.now() + 5_000;
     while (!fs.existsSync(path.join(dir, 'pid')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'))).toBe(child.pid);
+    expect(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe(`${child.pid} ${os.hostname()}`);
     process.kill(-child.pid!, 'SIGHUP'); // what sshd does to the session when the connection drops
     expect(await exited).toBe(129);
     expect(fs.existsSync(dir)).toBe(false);

@@ -20,8 +20,8 @@ export interface SshCommand {
   tty: 'forced' | 'off' | 'default';
 }
 
-/** Options that take a value (ssh(1), OpenSSH 9). */
-const WITH_VALUE = new Set('BbcDEeFIiJLlmOopQRSWw');
+/** Options that take a value (ssh(1), OpenSSH 9.2+: -P tag). */
+const WITH_VALUE = new Set('BbcDEeFIiJLlmOoPpQRSWw');
 const FLAGS = new Set('46AaCfGgKkMNnqsTtVvXxYy');
 
 export class SshCommandError extends Error {
@@ -31,12 +31,26 @@ export class SshCommandError extends Error {
 /** `args`: the words after `ssh`. Throws SshCommandError when ssh itself would refuse them. */
 export function parseSshCommand(args: readonly string[]): SshCommand {
   const options: string[] = [];
-  let tty: SshCommand['tty'] = 'default';
-  let i = 0;
+  const read = { tty: 'default' as SshCommand['tty'], terminated: false };
+  // ssh reads options before the destination and again right after it (`ssh devbox -A claude`).
+  let i = readOptions(args, 0, options, read);
+  const destination = args[i];
+  if (destination === undefined) throw new SshCommandError('ssh needs a destination: ssh [options] [user@]host [command]');
+  const after: string[] = [];
+  if (!read.terminated) i = readOptions(args, i + 1, after, read) - 1;
+  // Kept before the destination, where sshArgv puts every option: `--` would end them early there.
+  options.push(...after.filter((word) => word !== '--'));
+  return { options, destination, host: hostOf(destination), command: args.slice(i + 1), tty: read.tty };
+}
+
+/** Reads options from `start` into `options`; returns the index of the first word that is none. */
+function readOptions(args: readonly string[], start: number, options: string[], read: { tty: SshCommand['tty']; terminated: boolean }): number {
+  let i = start;
   for (; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
       options.push(arg);
+      read.terminated = true;
       i++;
       break;
     }
@@ -45,8 +59,8 @@ export function parseSshCommand(args: readonly string[]): SshCommand {
     for (let j = 1; j < arg.length; j++) {
       const letter = arg[j]!;
       if (FLAGS.has(letter)) {
-        if (letter === 't') tty = 'forced';
-        if (letter === 'T') tty = 'off';
+        if (letter === 't') read.tty = 'forced';
+        if (letter === 'T') read.tty = 'off';
         continue;
       }
       if (!WITH_VALUE.has(letter)) throw new SshCommandError(`ssh has no option -${letter}`);
@@ -59,9 +73,7 @@ export function parseSshCommand(args: readonly string[]): SshCommand {
       break;
     }
   }
-  const destination = args[i];
-  if (destination === undefined) throw new SshCommandError('ssh needs a destination: ssh [options] [user@]host [command]');
-  return { options, destination, host: hostOf(destination), command: args.slice(i + 1), tty };
+  return i;
 }
 
 /** `user@host`, `ssh://user@host:2222`, `[::1]` → the host. */
@@ -88,6 +100,25 @@ export interface RemoteProgram {
 
 /** Characters that make the remote line more than words (the remote shell would expand them). */
 const SHELL_SYNTAX = /[|&;<>()$`\\*?[\]#~!{}]/;
+/** Inside double quotes, what sh and fish still expand. */
+const QUOTED_SYNTAX = /[$`\\]/;
+
+/** Whether the remote shell would do more than split this line into words. Single-quoted text is
+ * taken as written (a backslash in it is not: fish reads it). */
+function hasShellSyntax(line: string): boolean {
+  let quote: string | null = null;
+  for (const ch of line) {
+    if (quote === "'") {
+      if (ch === "'") quote = null;
+      else if (ch === '\\') return true;
+    } else if (quote === '"') {
+      if (ch === '"') quote = null;
+      else if (QUOTED_SYNTAX.test(ch)) return true;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (SHELL_SYNTAX.test(ch)) return true;
+  }
+  return quote !== null;
+}
 
 /**
  * The program the remote command runs and its arguments, when the joined line is plain words;
@@ -95,7 +126,7 @@ const SHELL_SYNTAX = /[|&;<>()$`\\*?[\]#~!{}]/;
  */
 export function remoteProgram(command: readonly string[]): RemoteProgram | null {
   const line = command.join(' ');
-  if (line.trim() === '' || SHELL_SYNTAX.test(line)) return null;
+  if (line.trim() === '' || hasShellSyntax(line)) return null;
   let words: string[];
   try {
     words = splitWords(line);
@@ -118,6 +149,7 @@ export function remoteProgram(command: readonly string[]): RemoteProgram | null 
  * backslashes inside single quotes; outside them every shell reads \\ as one).
  */
 export function remoteWord(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  // Bare only when no shell reads more into it: zsh expands a leading `=`, fish a leading `%self`.
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) && !/^[=%]/.test(word)) return word;
   return `'${word.replace(/'/g, `'"'"'`).replace(/\\/g, `'\\\\'`)}'`;
 }

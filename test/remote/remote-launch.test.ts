@@ -19,6 +19,13 @@ describe('reading an ssh command line the way ssh does', () => {
     expect(parseSshCommand(['-l', '-weird', 'devbox', 'ls'])).toMatchObject({ destination: 'devbox', command: ['ls'] });
     expect(parseSshCommand(['-t', 'devbox', 'claude']).tty).toBe('forced');
     expect(parseSshCommand(['-T', 'devbox', 'claude']).tty).toBe('off');
+    expect(parseSshCommand(['-P', 'work', 'devbox', 'claude'])).toMatchObject({ options: ['-P', 'work'], destination: 'devbox', command: ['claude'] });
+    // Options right after the destination are still ssh's, up to the first word that is none.
+    expect(parseSshCommand(['devbox', '-A', '-p', '2222', 'claude', '-c'])).toMatchObject({ options: ['-A', '-p', '2222'], destination: 'devbox', command: ['claude', '-c'] });
+    expect(parseSshCommand(['devbox', '-t', 'claude']).tty).toBe('forced');
+    // After `--`, everything is the command's.
+    expect(parseSshCommand(['--', 'devbox', '-A'])).toMatchObject({ destination: 'devbox', command: ['-A'] });
+    expect(parseSshCommand(['devbox', '--', '-A'])).toMatchObject({ options: [], destination: 'devbox', command: ['-A'] });
   });
 
   it('refuses what ssh would refuse, saying what', () => {
@@ -42,6 +49,12 @@ describe('reading an ssh command line the way ssh does', () => {
     expect(remoteProgram(['env', 'NO_COLOR=1', '~/.local/bin/claude'])).toBeNull(); // ~ is the remote shell's to expand
     expect(remoteProgram(['env', 'NO_COLOR=1', '/opt/bin/claude.exe', '-c'])).toEqual({ prefix: ['env', 'NO_COLOR=1'], program: '/opt/bin/claude.exe', name: 'claude', args: ['-c'] });
     expect(remoteProgram(['cd', 'proj', '&&', 'claude'])).toBeNull();
+    // Quoted for the remote shell, a question mark or a bracket is just text in an argument…
+    expect(remoteProgram([`claude 'fix the tests?' '(all of them)'`])).toMatchObject({ name: 'claude', args: ['fix the tests?', '(all of them)'] });
+    expect(remoteProgram([`claude "why (not)?"`])).toMatchObject({ args: ['why (not)?'] });
+    // …but not what the remote shell still expands in double quotes, nor an unfinished quote.
+    expect(remoteProgram([`claude "$HOME"`])).toBeNull();
+    expect(remoteProgram([`claude 'open`])).toBeNull();
     expect(remoteProgram([])).toBeNull();
   });
 });
@@ -77,9 +90,9 @@ describe('a SPEC that runs on another machine', () => {
     expect(sshArgv(remote, { sshOptions: ['-o', 'ControlMaster=yes'] }).slice(0, 4)).toEqual(['-t', '-o', 'ControlMaster=yes', '-p']);
   });
 
-  it('quotes each word so that the remote shell reads it back unchanged (sh, and fish)', () => {
-    const words = ['plain', 'two words', "it's", '$HOME', 'a\\b', 'a\\\\b', "x\\'y", 'ünïcode', ''];
-    for (const shell of ['sh', 'fish']) {
+  it('quotes each word so that the remote shell reads it back unchanged (sh, bash, zsh, fish)', () => {
+    const words = ['plain', 'two words', "it's", '$HOME', 'a\\b', 'a\\\\b', "x\\'y", 'ünïcode', '', '=ls', '%self', 'a=b', '50%'];
+    for (const shell of ['sh', 'bash', 'zsh', 'fish']) {
       if (spawnSync(shell, ['-c', 'true']).status !== 0) continue;
       const line = `printf '%s\\n' ${words.map(remoteWord).join(' ')}`;
       const out = spawnSync(shell, ['-c', line], { encoding: 'utf8' }).stdout;

@@ -122,11 +122,14 @@ describe('the workspace file', () => {
 
   it('passes every argument on exactly, quotes and backslashes too', () => {
     const args = ["it's", 'a "b"', 'c\\d', '$HOME'];
-    const text = JSON.stringify({ tiles: [{ agent: 'claude', args }, { agent: 'claude', args: ["it's"], remote: 'devbox' }] });
+    const text = JSON.stringify({ tiles: [{ agent: 'claude', args }, { agent: 'claude', args: ["it's", 'fix the failing test?', '=x'], remote: 'devbox' }] });
     const result = parseWorkspace(text, join(folder(), 'belltower.json'), 'belltower.json');
     if (!result.ok) throw new Error(result.errors.join('\n'));
     expect(parseSpec(result.workspace.tiles[0]!.spec, {}).args).toEqual(args);
-    expect(parseSpec(result.workspace.tiles[1]!.spec, {}).remote?.program?.args).toEqual(["it's"]);
+    const remote = parseSpec(result.workspace.tiles[1]!.spec, {});
+    // Still a Claude tile (its session id, resume and hooks added), with its arguments as given.
+    expect(remote.agent).toBe('claude');
+    expect(remote.remote?.program?.args).toEqual(["it's", 'fix the failing test?', '=x']);
   });
 
   it('refuses a "remote" that is not a place to log in, and remote options on a local tile', () => {

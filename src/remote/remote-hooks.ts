@@ -27,12 +27,13 @@ import { withTileHooks } from '../agents/tile-hooks.js';
 import type { TileHooks } from '../agents/tile-hooks.js';
 import type { Logger } from '../platform/logger.js';
 import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
+import { socketPathLimit } from '../platform/state-dir.js';
 import { BOOT, PREPARE, WRITE, remoteSh, writePayload } from './remote-scripts.js';
 import { remoteWord } from './ssh-command.js';
 import type { SshCommand } from './ssh-command.js';
 
-/** A unix socket path must fit in sun_path (108 bytes); ssh adds a 17-character temporary suffix. */
-const MAX_CONTROL_PATH = 90;
+/** ssh binds the control socket under a temporary name 17 characters longer, which must fit too. */
+const CONTROL_PATH_ROOM = 17;
 /** Each request over the connection gives up after this. */
 const REQUEST_TIMEOUT_MS = 20_000;
 /** How often to look for the control socket while the user logs in. */
@@ -71,7 +72,7 @@ export class RemoteHooks {
   constructor(private readonly options: RemoteHooksOptions) {
     this.hooks = withTileHooks({ stateDir: options.runtimeDir, server: options.server, tileKey: options.tileKey, onHook: options.onHook }, (tile) => tile);
     this.control = path.join(this.hooks.folder.dir, 'ssh');
-    if (this.control.length > MAX_CONTROL_PATH) {
+    if (Buffer.byteLength(this.control) + CONTROL_PATH_ROOM > socketPathLimit(process.platform)) {
       this.hooks.dispose();
       throw new RemoteHooksUnavailable(`the control socket path ${this.control} is too long for ssh (set XDG_RUNTIME_DIR or BELLTOWER_STATE_DIR to a shorter folder)`);
     }
@@ -172,7 +173,9 @@ export class RemoteHooks {
   /** One request over the tile's connection: `-O` control commands, or a remote command with `input` on its stdin. */
   private request(extra: readonly string[], command?: string, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const { ssh, sshFile, env } = this.options;
-    const args = ['-F', '/dev/null', '-o', 'BatchMode=yes', '-o', 'ControlMaster=no', '-S', this.control, ...(command === undefined ? extra : ['-T', ...extra]), ssh.destination, ...(command === undefined ? [] : [command])];
+    // Only ever over the tile's connection: should the master refuse, ssh would connect anew by
+    // itself — without the user's options, maybe to another server — and a failing proxy stops it.
+    const args = ['-F', '/dev/null', '-o', 'BatchMode=yes', '-o', 'ControlMaster=no', '-o', 'ProxyCommand=false', '-S', this.control, ...(command === undefined ? extra : ['-T', ...extra]), ssh.destination, ...(command === undefined ? [] : [command])];
     return new Promise((resolve, reject) => {
       if (this.disposed) return reject(new Error('the tile closed'));
       const child = spawn(sshFile, args, { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });

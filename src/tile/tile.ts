@@ -396,7 +396,7 @@ export class Tile {
       ...(this.showingRestored ? { restored: true } : {}),
       ...(this.note ? { note: this.note } : {}),
       ...(this.spec.remote
-        ? { remote: { host: this.spec.remote.host, hooks: this.remoteHooks?.state.kind ?? 'off', ...(this.connectionLost ? { lost: true as const } : {}) } }
+        ? { remote: { host: this.spec.remote.host, hooks: this.remoteHooksState(), ...(this.connectionLost ? { lost: true as const } : {}) } }
         : {}),
     };
   }
@@ -548,6 +548,12 @@ export class Tile {
     for (const waiter of this.exitWaiters.splice(0)) waiter();
   }
 
+  /** Ended before it logged in, a tile's hooks never came: off, not still connecting. */
+  private remoteHooksState(): 'connecting' | 'on' | 'off' {
+    const kind = this.remoteHooks?.state.kind ?? 'off';
+    return kind === 'connecting' && this.exited ? 'off' : kind;
+  }
+
   /** A remote Claude's hooks over its ssh connection, when asked for and possible; else why not
    * is the tile's notice (it runs on OSC 7501 and its title, as without them). */
   private tryRemoteHooks(tileKey: string): RemoteHooks | null {
@@ -561,7 +567,7 @@ export class Tile {
     };
     if (this.profile.name !== 'claude') return without(`belltower has them for Claude Code only, not ${this.profile.name}`);
     if (!remote.program) return without('the remote command is more than plain words, so belltower cannot start the agent itself');
-    if (remote.program.args.includes('--settings')) return without('the agent has its own --settings');
+    if (remote.program.args.some((arg) => /^--settings(=|$)/.test(arg))) return without('the agent has its own --settings');
     try {
       return new RemoteHooks({
         ssh: remote.ssh,

@@ -348,15 +348,18 @@ const LOGIN_WORDS: Readonly<Record<LoginPrompt, string>> = {
 };
 
 /** ssh's login questions count for a remote tile only while it logs in: before its program has
- * said anything (a remote shell's idle from its start is not its program speaking). */
+ * said anything (what the start alone decided — a remote shell's idle, a command's working — is
+ * not its program speaking). */
 function applyLogin(d: Draft, prompt: LoginPrompt | null): void {
-  if (!d.state.options.remote) return note(d, 'ignored: not a remote tile');
+  const { remote, exitIsOutcome, idleAtSpawn } = d.state.options;
+  if (!remote) return note(d, 'ignored: not a remote tile');
   const now = d.state.verdict;
-  const loggingIn = now.state === 'starting' || now.source === 'ssh' || (now.state === 'idle' && now.source === 'process');
+  const loggingIn = now.state === 'starting' || now.source === 'ssh' || (now.source === 'process' && !d.state.ended);
   if (!loggingIn) return note(d, 'ignored: the remote program runs');
   if (prompt) return setVerdict(d, 'blocked', LOGIN_WORDS[prompt], { kind: 'auth' });
   if (now.state !== 'blocked') return note(d, 'no question pending');
-  return setVerdict(d, d.state.options.idleAtSpawn ? 'idle' : 'starting', 'you answered ssh');
+  if (exitIsOutcome) return setVerdict(d, 'working', 'running (you answered ssh)');
+  return setVerdict(d, idleAtSpawn ? 'idle' : 'starting', 'you answered ssh');
 }
 
 function applyQuietLatch(d: Draft, why: 'clear' | 'compact' | 'command', phase: 'begin' | 'end'): void {

@@ -85,6 +85,14 @@ describe('ssh asking a login question', () => {
     expect(s.states).toEqual(['idle', 'blocked', 'idle']);
   });
 
+  it('a remote command waits on you while ssh asks, and runs again once answered', () => {
+    const s = new Scenario({ remote: true, exitIsOutcome: true }).at(0, 'process', { type: 'spawned' }).at(200, 'ssh', asks('passphrase'));
+    expect(s.state.verdict).toMatchObject({ state: 'blocked', kind: 'auth', reason: 'ssh asks for a key passphrase' });
+    s.at(3_000, 'ssh', asks(null));
+    expect(s.states).toEqual(['working', 'blocked', 'working']);
+    expect(s.rings).toEqual(['blocked']);
+  });
+
   it('is not heard once the remote program has spoken, nor for a local tile', () => {
     const running = new Scenario({ remote: true }).at(0, 'process', { type: 'spawned' }).at(500, 'psp', { type: 'at-rest' }).at(900, 'ssh', asks('password'));
     expect(running.now).toBe('idle');

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { request } from '../../src/control/control-client.js';
 import { socketPath } from '../../src/control/socket-path.js';
+import { Screen } from '../../src/session/screen.js';
 import { belltowerDirs } from '../../src/platform/state-dir.js';
 import { sleep } from './fake-server.js';
 import { chownTree, type RunAs } from './unprivileged-user.js';
@@ -204,6 +205,18 @@ export class HeadlessAgent {
     const files = readdirSync(this.recordDir).filter((f) => f.endsWith('.jsonl'));
     if (files.length !== 1) throw new Error(`expected one recording in ${this.recordDir}, found ${files.length}`);
     return join(this.recordDir, files[0] as string);
+  }
+
+  /** The tile's screen as its output so far draws it (for a failure's message). */
+  async screenText(): Promise<string> {
+    const lines = this.recording();
+    const header = lines[0] as unknown as { cols?: number; rows?: number } | undefined;
+    const screen = new Screen({ cols: header?.cols ?? 80, rows: header?.rows ?? 24, onReply: () => {} });
+    for (const line of lines) if (line.type === 'pty') screen.write((line as unknown as { data: string }).data);
+    await screen.flush();
+    const text = screen.rowTexts().map((row) => row.trimEnd()).join('\n').replace(/\n+$/, '');
+    screen.dispose();
+    return text;
   }
 
   /** The recording so far, parsed (a line still being written is skipped). */

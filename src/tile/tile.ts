@@ -35,6 +35,7 @@ import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
 import type { EngineState, RestoredVerdict, Verdict } from '../verdict/state.js';
 import { MAX_DURATION_MS } from '../verdict/duration.js';
+import { sshConnectionLost } from '../verdict/signals.js';
 import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
@@ -108,8 +109,6 @@ export interface RestoredTile {
 }
 
 export type { TileEnd } from './tile-end.js';
-/** ssh's exit status when the connection fails or drops (the remote command's own otherwise). */
-export const SSH_CONNECTION_LOST = 255;
 /** How long a submit waits for the box to show what was typed before pressing Enter anyway. */
 const ECHO_WAIT_MS = 1_000;
 
@@ -367,7 +366,7 @@ export class Tile {
 
   /** A remote tile whose ssh ended with 255: the connection failed or dropped (not the agent). */
   get connectionLost(): boolean {
-    return this.spec.remote !== undefined && this.end !== undefined && !this.end.closed && this.end.code === SSH_CONNECTION_LOST;
+    return this.spec.remote !== undefined && this.end !== undefined && sshConnectionLost(this.end);
   }
 
   /** The folder the shell last reported (OSC 7), if it did. */

@@ -8,7 +8,7 @@ import type { Effect } from './effects.js';
 import * as gates from './gate.js';
 import { decideHold } from './hold.js';
 import type { BackgroundTask, BlockedKind, LoginPrompt, Signal, SourceName } from './signals.js';
-import { confidenceOf, isFirstParty } from './signals.js';
+import { confidenceOf, isFirstParty, sshConnectionLost } from './signals.js';
 import type { EngineState, Hold, TileStateName, Verdict } from './state.js';
 
 export interface Step {
@@ -322,9 +322,6 @@ function applyCommandEnd(d: Draft, code: number | null): void {
 
 type ExitSignal = Extract<Signal, { type: 'exit' }>;
 
-/** ssh's exit status for its own errors (ssh(1): "or 255 if an error occurred"). */
-const SSH_FAILED = 255;
-
 function applyExit(d: Draft, s: ExitSignal): void {
   d.state = { ...d.state, turnOpen: false, queuedPrompts: 0, hold: null, command: null, ended: true };
   const exit = { code: s.code, signal: s.signal, ...(s.error ? { error: s.error } : {}) };
@@ -334,7 +331,7 @@ function applyExit(d: Draft, s: ExitSignal): void {
   if (s.detached) reason += ` · ${count(s.detached, 'process', 'processes')} left the tile and ${s.detached === 1 ? 'runs' : 'run'} on`;
   // Over ssh, 255 is ssh's own failure: the connection failed or dropped, whatever the program was
   // doing — never a done, never a failed.
-  if (d.state.options.remote && s.code === SSH_FAILED && !s.closed && !s.error) return setVerdict(d, 'exited', 'connection lost (ssh exited 255)', { exit });
+  if (d.state.options.remote && sshConnectionLost(s)) return setVerdict(d, 'exited', 'connection lost (ssh exited 255)', { exit });
   // A command the user ran is judged by its exit, unless belltower ended it or it never started.
   if (!d.state.options.exitIsOutcome || s.closed || s.error) return setVerdict(d, 'exited', reason, { exit });
   setVerdict(d, s.code === 0 ? 'done' : 'failed', reason, { exit });

@@ -53,6 +53,15 @@ export interface BackgroundTask {
 
 export type BlockedKind = 'permission' | 'question' | 'auth' | 'other';
 
+/** ssh's exit status for its own errors (ssh(1): "or 255 if an error occurred"). */
+export const SSH_FAILED = 255;
+
+/** Over ssh, an end that is the connection's (it failed or dropped), not the remote program's:
+ * ssh's 255, unless belltower ended it or it never started. */
+export function sshConnectionLost(end: { code: number | null; closed?: boolean; error?: string }): boolean {
+  return end.code === SSH_FAILED && !end.closed && !end.error;
+}
+
 /** A question ssh asks while it logs in (src/sources/ssh-login.ts). */
 export type LoginPrompt = 'host-key' | 'password' | 'passphrase' | 'code';
 

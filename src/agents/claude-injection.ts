@@ -11,8 +11,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { canonicalPath } from '../platform/paths.js';
 import { claudeTranscriptPath } from './claude-paths.js';
-import { claudeEventsFor, claudeRunsHttpHooks } from './claude-hook-events.js';
-import { CLAUDE_COMMAND_ONLY_EVENTS, CLAUDE_HTTP_EVENTS, ClaudeSettingsError, mergeClaudeSettings, ourClaudeHooks } from './claude-settings.js';
+import { ClaudeSettingsError, mergeClaudeSettings, ourClaudeHooksFor } from './claude-settings.js';
 import { conversationArgs } from './conversation.js';
 import { installRelay } from './relay-install.js';
 import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
@@ -52,12 +51,11 @@ export function prepareClaudeSession(input: ClaudeSessionInput): ClaudeSession {
   const transcriptPath = claudeTranscriptPath(input.configDir, canonicalPath(input.cwd), sessionId);
   return withTileHooks(input, ({ registration, folder }) => {
     const relay = installRelay(folder, registration);
-    const hooks = ourClaudeHooks({
+    const hooks = ourClaudeHooksFor(input.version, {
       url: registration.url,
       token: registration.token,
       relayCommand: relay.command(),
-      transport: input.transport ?? (claudeRunsHttpHooks(input.version) ? 'http' : 'relay'),
-      events: claudeEventsFor(input.version, [...CLAUDE_HTTP_EVENTS, ...CLAUDE_COMMAND_ONLY_EVENTS]),
+      ...(input.transport ? { transport: input.transport } : {}),
     });
     const settings = mergeClaudeSettings(userSettings, hooks);
     const settingsPath = folder.write('settings.json', `${JSON.stringify(settings, null, 2)}\n`);

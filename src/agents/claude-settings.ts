@@ -13,6 +13,8 @@
  * would replace Claude's own worktree logic.
  */
 
+import { claudeEventsFor, claudeRunsHttpHooks } from './claude-hook-events.js';
+
 /** Events that accept HTTP hooks and carry evidence we map (see sources/hooks/claude-hooks.ts). */
 export const CLAUDE_HTTP_EVENTS = [
   'UserPromptSubmit',
@@ -76,6 +78,16 @@ export function ourClaudeHooks(input: OurHooksInput): HooksSection {
   }
   for (const event of CLAUDE_COMMAND_ONLY_EVENTS.filter(wanted)) hooks[event] = [{ hooks: [command] }];
   return hooks;
+}
+
+/** Our hooks as the Claude Code `version` takes them (unknown: the baseline's): HTTP where it runs
+ * HTTP hooks, else the relay (unless `transport` says), and only the events it accepts. */
+export function ourClaudeHooksFor(version: string | undefined, input: Omit<OurHooksInput, 'events'>): HooksSection {
+  return ourClaudeHooks({
+    ...input,
+    transport: input.transport ?? (claudeRunsHttpHooks(version) ? 'http' : 'relay'),
+    events: claudeEventsFor(version, [...CLAUDE_HTTP_EVENTS, ...CLAUDE_COMMAND_ONLY_EVENTS]),
+  });
 }
 
 export class ClaudeSettingsError extends Error {

@@ -19,8 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { claudeEventsFor, claudeRunsHttpHooks } from '../agents/claude-hook-events.js';
-import { CLAUDE_COMMAND_ONLY_EVENTS, CLAUDE_HTTP_EVENTS, mergeClaudeSettings, ourClaudeHooks } from '../agents/claude-settings.js';
+import { mergeClaudeSettings, ourClaudeHooksFor } from '../agents/claude-settings.js';
 import { parseVersion } from '../agents/agent-version.js';
 import { relayCurlConfig, relayScript } from '../agents/relay-script.js';
 import { withTileHooks } from '../agents/tile-hooks.js';
@@ -155,13 +154,7 @@ export class RemoteHooks {
     const { registration } = this.hooks;
     const url = `http://127.0.0.1:${port}${new URL(registration.url).pathname}`;
     const relay = `${dir}/relay.sh`;
-    const hooks = ourClaudeHooks({
-      url,
-      token: registration.token,
-      relayCommand: `sh ${remoteWord(relay)}`,
-      transport: claudeRunsHttpHooks(version) ? 'http' : 'relay',
-      events: claudeEventsFor(version, [...CLAUDE_HTTP_EVENTS, ...CLAUDE_COMMAND_ONLY_EVENTS]),
-    });
+    const hooks = ourClaudeHooksFor(version, { url, token: registration.token, relayCommand: `sh ${remoteWord(relay)}` });
     return {
       'settings.json': `${JSON.stringify(mergeClaudeSettings(undefined, hooks), null, 2)}\n`,
       'relay.sh': relayScript({ port, path: new URL(registration.url).pathname, token: registration.token, curlConfigPath: `${dir}/relay.curlrc` }),

@@ -8,6 +8,7 @@
 import { readRemote } from '../remote/remote-launch.js';
 import type { RemoteLaunch } from '../remote/remote-launch.js';
 import { SshCommandError } from '../remote/ssh-command.js';
+import { isCodingAgent } from './profile.js';
 import type { AgentName } from './profile.js';
 import { shellKind } from './shell-integration.js';
 
@@ -23,8 +24,6 @@ export interface LaunchSpec {
   remote?: RemoteLaunch;
 }
 
-const AGENTS: readonly AgentName[] = ['claude', 'codex', 'gemini'];
-
 export interface LaunchEnv {
   SHELL?: string;
   BELLTOWER_CLAUDE_BIN?: string;
@@ -36,8 +35,8 @@ export function parseSpec(spec: string, env: LaunchEnv = process.env): LaunchSpe
   const words = splitWords(spec.trim());
   const first = words[0];
   if (first === undefined) throw new SpecError('an empty SPEC: give claude, codex, gemini, shell, or a command line');
-  if ((AGENTS as readonly string[]).includes(first)) {
-    const agent = first as AgentName;
+  if (isCodingAgent(first)) {
+    const agent = first;
     const override = agent === 'claude' ? env.BELLTOWER_CLAUDE_BIN : agent === 'codex' ? env.BELLTOWER_CODEX_BIN : env.BELLTOWER_GEMINI_BIN;
     return { agent, name: agent, file: override || agent, args: words.slice(1), spec };
   }

@@ -32,6 +32,14 @@ export interface TitleReader {
 /** `shell`: an interactive shell; `command`: any other command line (`npm test`). */
 export type AgentName = 'claude' | 'codex' | 'gemini' | 'shell' | 'command';
 
+/** The coding agents: a SPEC names them, and belltower gives each its hooks. */
+export const CODING_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export type CodingAgent = (typeof CODING_AGENTS)[number];
+
+export function isCodingAgent(name: string): name is CodingAgent {
+  return (CODING_AGENTS as readonly string[]).includes(name);
+}
+
 export interface AgentProfile {
   name: AgentName;
   /** The evidence this agent speaks, for the README's table and for "why?". */

@@ -5,6 +5,7 @@
  * Nothing is installed remotely for a plain remote tile: OSC 7501, titles and banners travel
  * through ssh's terminal unchanged, so the agent's status arrives in-band.
  */
+import { isCodingAgent } from '../agents/profile.js';
 import type { AgentName } from '../agents/profile.js';
 import { parseSshCommand, remoteProgram, remoteWord } from './ssh-command.js';
 import type { RemoteProgram, SshCommand } from './ssh-command.js';
@@ -18,14 +19,13 @@ export interface RemoteLaunch {
   program: RemoteProgram | null;
 }
 
-const AGENTS: readonly AgentName[] = ['claude', 'codex', 'gemini'];
 
 /** `ssh …` words (after `ssh`) → the remote launch and the profile it runs under. */
 export function readRemote(args: readonly string[]): { remote: RemoteLaunch; agent: AgentName; name: string } {
   const ssh = parseSshCommand(args);
   const program = remoteProgram(ssh.command);
   const remote = { host: ssh.host, ssh, program };
-  if (program && (AGENTS as readonly string[]).includes(program.name)) return { remote, agent: program.name as AgentName, name: program.name };
+  if (program && isCodingAgent(program.name)) return { remote, agent: program.name, name: program.name };
   // The remote login shell, or any other remote command (its exit status is the command's).
   if (ssh.command.length === 0) return { remote, agent: 'shell', name: ssh.host };
   return { remote, agent: 'command', name: program?.name ?? ssh.host };

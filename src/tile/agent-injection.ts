@@ -12,6 +12,7 @@ import { GeminiSettingsError } from '../agents/gemini-settings.js';
 import { codexHookReview } from '../agents/codex-hook-trust.js';
 import { codexTranscriptTarget } from '../agents/codex-rollout-path.js';
 import type { Conversation } from '../agents/conversation.js';
+import { isCodingAgent } from '../agents/profile.js';
 import type { AgentName, TranscriptTarget } from '../agents/profile.js';
 import { claudeTranscriptSwitch } from '../sources/hooks/claude-hooks.js';
 import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
@@ -53,7 +54,7 @@ export class InjectionUnavailable extends Error {
 
 /** Agents belltower can hear from directly. */
 export function injects(agent: AgentName): boolean {
-  return agent === 'claude' || agent === 'codex' || agent === 'gemini';
+  return isCodingAgent(agent);
 }
 
 /** Agents whose injection depends on their version (`--version` is asked before they start). */

@@ -17,6 +17,7 @@ import type { Timing } from '../verdict/timing.js';
 import { probeAgentVersion } from '../agents/agent-version.js';
 import type { Conversation } from '../agents/conversation.js';
 import { printable } from '../platform/printable.js';
+import { takesRemoteHooks } from '../remote/remote-hooks.js';
 import { injects, versionMatters } from './agent-injection.js';
 import { Tile } from './tile.js';
 import type { RestoredTile, TileEnd, VerdictChange } from './tile.js';
@@ -257,7 +258,7 @@ export class TileSet implements WorkspaceView {
   private async launch(at: Launch): Promise<Tile> {
     this.launches.set(at.id, at);
     // A remote agent has hooks only over its connection, when asked for (its version is asked there).
-    const wantsHooks = this.options.hooks !== false && injects(at.spec.agent) && (!at.spec.remote || at.remoteHooks);
+    const wantsHooks = this.options.hooks !== false && (at.spec.remote ? at.remoteHooks && takesRemoteHooks(at.spec.agent) : injects(at.spec.agent));
     if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
     // Which hooks an agent takes (and how) depends on its version: ask it, once per launch.
     const agentVersion = wantsHooks && !at.spec.remote && versionMatters(at.spec.agent) ? await probeAgentVersion(at.spec.file, at.env) : undefined;

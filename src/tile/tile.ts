@@ -24,7 +24,7 @@ import { parseFolder, FOLDER_OSC_CODE } from '../sources/shell.js';
 import type { Evidence } from '../record/format.js';
 import { recordedForm } from '../record/recorded-form.js';
 import { Recorder } from '../record/recorder.js';
-import { RemoteHooks, RemoteHooksUnavailable } from '../remote/remote-hooks.js';
+import { RemoteHooks, RemoteHooksUnavailable, takesRemoteHooks } from '../remote/remote-hooks.js';
 import { sshArgv } from '../remote/remote-launch.js';
 import { RowWatcher } from '../session/row-watcher.js';
 import { Session } from '../session/session.js';
@@ -558,13 +558,14 @@ export class Tile {
   private tryRemoteHooks(tileKey: string): RemoteHooks | null {
     const { options } = this;
     const remote = options.spec.remote;
-    if (!remote || !options.remoteHooks || options.hooks === false || !options.hookServer) return null;
+    if (!remote || !options.remoteHooks || options.hooks === false) return null;
     const without = (why: string): null => {
       this.notice = remoteHooksOff(why);
       options.logger('warn', `tile ${this.id}: ${this.notice}`);
       return null;
     };
-    if (this.profile.name !== 'claude') return without(`belltower has them for Claude Code only, not ${this.profile.name}`);
+    if (!takesRemoteHooks(this.profile.name)) return without(`belltower has them for Claude Code only, not ${this.profile.name}`);
+    if (!options.hookServer) return null;
     if (!remote.program) return without('the remote command is more than plain words, so belltower cannot start the agent itself');
     if (remote.program.args.some((arg) => /^--settings(=|$)/.test(arg))) return without('the agent has its own --settings');
     try {

@@ -5,10 +5,10 @@
  * (belltower was killed)? [Y/n]". A state file belltower cannot use is refused in one line and
  * kept; `--fresh` sets it aside (renamed, never deleted) and starts anyway.
  */
-import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { isFolder } from '../platform/paths.js';
 import { offersRestore, planRestore, restoreQuestion } from '../restore/restore-plan.js';
-import type { PlannedTile, RestorePlan } from '../restore/restore-plan.js';
+import type { RestorePlan } from '../restore/restore-plan.js';
 import { readStateFile, setAside } from '../restore/state-file.js';
 import { parseWorkspaceState } from '../restore/workspace-state.js';
 import type { WorkspaceState } from '../restore/workspace-state.js';
@@ -77,22 +77,10 @@ export async function startingTiles(
   }
   const plan = planRestore(choice.state, isFolder);
   for (const line of plan.skipped) out.error(`belltower: not restored: ${line}`);
-  return { requests: [...plan.tiles.map(requestOf), ...asked.filter((r) => r.fromCommandLine)], restoring: { plan, state: choice.state } };
+  return { requests: [...plan.tiles, ...asked.filter((r) => r.fromCommandLine)], restoring: { plan, state: choice.state } };
 }
 
 /** A restored tile as the grid opens it. */
-function requestOf(tile: PlannedTile): TileRequest {
-  const { size, conversation, restored, unseen, muted, ...rest } = tile;
-  return { ...rest, restored, unseen, muted, ...(size ? { size } : {}), ...(conversation ? { conversation } : {}) };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** Ask on the terminal, in its normal (cooked) mode: Enter or y is yes, n is no, Ctrl-C is null. */
 export function askOnTerminal(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Ask {

@@ -303,8 +303,6 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     log('error', 'crashed', { stack: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     if (finishing) return;
     restoreScreen();
-    saver?.flush('crash');
-    saver?.stop();
     out.error(`belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`);
     finish('crash', 'crash');
   };

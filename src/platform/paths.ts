@@ -59,6 +59,15 @@ function lexical(p: string, platform: Platform): string {
  * Windows only: case-insensitive, and when the spellings still differ, a canonical fallback that
  * expands 8.3 short names through realpath.
  */
+/** A folder is there (following links); false when missing or unreadable. */
+export function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function sameFolder(a: string, b: string, deps: PathDeps = {}): boolean {
   const platform = deps.platform ?? process.platform;
   if (platform !== 'win32') return canonicalPath(a, deps) === canonicalPath(b, deps);

@@ -64,12 +64,13 @@ export function planRestore(state: WorkspaceState, folderExists: (path: string) 
 }
 
 function planTile(saved: SavedTile): PlannedTile {
-  const finished = saved.exit !== undefined;
-  const verdict = restoredVerdict(saved, finished);
+  const exit = saved.exit;
+  const finished = exit !== undefined;
+  const verdict = restoredVerdict(saved, exit);
   const restored: RestoredTile = {
     ...(saved.screen ? { screen: saved.screen.data } : {}),
     ...(verdict ? { verdict } : {}),
-    ...(finished ? { finished: { code: saved.exit!.code, signal: saved.exit!.signal, ...(saved.exit!.error !== undefined ? { error: saved.exit!.error } : {}), closed: false, remaining: 0, detached: 0 } } : {}),
+    ...(exit ? { finished: { ...exit, closed: false, remaining: 0, detached: 0 } } : {}),
   };
   const conversation = !finished && RESUMES.has(saved.agent) && isConversationId(saved.conversation) ? { id: saved.conversation, resume: true } : undefined;
   return {
@@ -91,10 +92,10 @@ function planTile(saved: SavedTile): PlannedTile {
 }
 
 /** What the restored tile shows from its first instant, if not `starting`. */
-function restoredVerdict(saved: SavedTile, finished: boolean): RestoredVerdict | undefined {
-  if (finished) {
+function restoredVerdict(saved: SavedTile, exit: SavedTile['exit']): RestoredVerdict | undefined {
+  if (exit) {
     const state = saved.state === 'done' || saved.state === 'failed' ? saved.state : 'exited';
-    return { state, reason: saved.reason, source: saved.source, exit: { code: saved.exit!.code, signal: saved.exit!.signal, ...(saved.exit!.error !== undefined ? { error: saved.exit!.error } : {}) }, ended: true };
+    return { state, reason: saved.reason, source: saved.source, exit, ended: true };
   }
   // Only news the user had not seen is carried over; everything else the agent says again.
   if (saved.unseen && (saved.state === 'done' || saved.state === 'failed')) return { state: saved.state, reason: saved.reason, source: saved.source, ended: false };

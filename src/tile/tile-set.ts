@@ -3,7 +3,6 @@
  * shares one hook server among them, answers the control socket, restarts and closes them one by
  * one, and ends them all.
  */
-import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
@@ -16,6 +15,7 @@ import type { WhyEntry } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
 import { probeAgentVersion } from '../agents/agent-version.js';
 import type { Conversation } from '../agents/conversation.js';
+import { isFolder } from '../platform/paths.js';
 import { printable } from '../platform/printable.js';
 import { takesRemoteHooks } from '../remote/remote-hooks.js';
 import { injects, versionMatters } from './agent-injection.js';
@@ -401,14 +401,6 @@ export function nameProblem(name: string, taken: readonly string[]): string | nu
   if (/^\d+$/.test(name)) return `a tile name cannot be only digits: "${name}" would read as a tile number`;
   if (taken.includes(name)) return `another tile is already called "${name}"`;
   return null;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function uniqueName(base: string, taken: string[]): string {

@@ -27,7 +27,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { watch as chokidarWatch, type FSWatcher as ChokidarWatcher } from 'chokidar';
 import { silentLogger, type Logger } from '../../platform/logger.js';
-import { canonicalPath } from '../../platform/paths.js';
+import { canonicalPath, isFolder } from '../../platform/paths.js';
 import { EMPTY_LINES, feedLines, type LineState } from './line-buffer.js';
 
 export type RecordListener = (record: unknown, path: string) => void;
@@ -324,19 +324,11 @@ export class TranscriptTail {
 function deepestExisting(file: string): { root: string; depth: number } {
   let dir = path.dirname(file);
   let depth = 0;
-  while (!isDirectory(dir)) {
+  while (!isFolder(dir)) {
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
     depth++;
   }
   return { root: dir, depth };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -130,7 +130,7 @@ export class PtySession {
    * first: it is ending, and node-pty would print EBADF retrying it once the pty closes. */
   kill(signal: NodeJS.Signals = 'SIGHUP'): void {
     if (!this.pty || this.exitInfo) return;
-    dropPendingInput(this.pty);
+    this.dropUnreadInput();
     this.pty.kill(signal);
   }
 

@@ -64,6 +64,8 @@ export class Session {
   private ending = false;
   private readonly logger: Logger;
   private readonly replies = { sent: 0, dropped: 0 };
+  /** The drop count that is logged next: the first, then each tenfold. */
+  private nextDropLogged = 1;
 
   /** Resolves once the restored snapshot is parsed (at once when there is none). */
   readonly restored: Promise<void>;
@@ -211,7 +213,8 @@ export class Session {
     this.replies.dropped++;
     // The first drop, then each tenfold: the count reaches the log without a line per reply.
     const n = this.replies.dropped;
-    if (/^10*$/.test(String(n))) {
+    if (n === this.nextDropLogged) {
+      this.nextDropLogged *= 10;
       this.logger('warn', 'terminal replies dropped: the program asks more than it reads', { dropped: n, pendingWrites: backlog, limit: MAX_PENDING_REPLIES });
     }
   }

@@ -30,8 +30,8 @@ export function readLimitedBody(req: IncomingMessage, limit: number, timeoutMs: 
       resolve(result);
     };
     const tooLarge = (): void => {
-      const all = Buffer.concat(chunks, size);
-      finish({ ok: false, reason: 'too-large', head: Buffer.from(all.subarray(0, Math.min(headBytes, all.length))) });
+      // Only the head is kept: copied once, up to its length, not the whole body first.
+      finish({ ok: false, reason: 'too-large', head: Buffer.concat(chunks, Math.min(headBytes, size)) });
       req.pause(); // read no more of it
     };
     const timer = setTimeout(() => {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { TERMINAL_SIZE } from '../session/terminal-size.js';
+import { LOGIN_PROMPTS, SOURCE_NAMES } from '../verdict/signals.js';
 import { TILE_STATES } from '../verdict/state.js';
 import { resolveTiming, TimingError } from '../verdict/timing.js';
 import type { TileStateName } from '../verdict/state.js';
@@ -16,7 +17,6 @@ export const RECORDING_VERSION = 2;
 /** From this version on, a recording that belltower finished writing ends with an `end` line. */
 export const END_LINE_VERSION = 2;
 
-const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine', 'ssh'] as const;
 
 // The same bound as live (src/session/terminal-size.ts): a recording may not ask replay for a
 // screen live belltower would refuse to make.
@@ -47,7 +47,7 @@ export const headerSchema = z.object({
     .object({
       state: z.enum(['done', 'failed', 'exited']),
       reason: z.string(),
-      source: z.enum(SOURCES),
+      source: z.enum(SOURCE_NAMES),
       exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable(), error: z.string().optional() }).optional(),
       ended: z.boolean(),
     })
@@ -65,7 +65,7 @@ const transcriptLine = z.object({ type: z.literal('transcript'), ...stamp, path:
 const notifyLine = z.object({ type: z.literal('notify'), ...stamp, payload: jsonObject });
 const bannerLine = z.object({ type: z.literal('banner'), ...stamp, text: z.string() });
 /** A remote tile's ssh asks a login question (its kind only: no host or user name), or stopped. */
-const loginLine = z.object({ type: z.literal('login'), ...stamp, prompt: z.enum(['host-key', 'password', 'passphrase', 'code']).nullable() });
+const loginLine = z.object({ type: z.literal('login'), ...stamp, prompt: z.enum(LOGIN_PROMPTS).nullable() });
 const promptLine = z.object({ type: z.literal('prompt'), ...stamp, local: z.boolean().optional() });
 const seenLine = z.object({ type: z.literal('seen'), ...stamp });
 const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols, rows });
@@ -86,7 +86,7 @@ const verdictLine = z.object({
   ...stamp,
   from: z.enum(TILE_STATES as [TileStateName, ...TileStateName[]]),
   to: z.enum(TILE_STATES as [TileStateName, ...TileStateName[]]),
-  source: z.enum(SOURCES),
+  source: z.enum(SOURCE_NAMES),
   reason: z.string(),
   kind: z.string().optional(),
 });

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { TILE_STATES } from '../verdict/state.js';
 import type { TileStateName } from '../verdict/state.js';
-import type { SourceName } from '../verdict/signals.js';
+import { SOURCE_NAMES } from '../verdict/signals.js';
 import { TIMING_KEYS } from '../verdict/timing.js';
 
 export const STATE_FORMAT = 'belltower-workspace-state';
@@ -22,10 +22,6 @@ export const MAX_TILES = 500;
 /** One tile's saved screen, with its scrollback (about 200 lines of a wide, colourful screen). */
 export const MAX_SCREEN_CHARS = 512 * 1024;
 
-const SOURCES = ['hook', 'psp', 'shell', 'transcript', 'notify', 'notification', 'title', 'banner', 'process', 'user', 'engine', 'ssh'] as const;
-// A source added to the engine must be added here too, or its verdicts could not be saved.
-const everySource: Record<SourceName, true> = Object.fromEntries(SOURCES.map((s) => [s, true])) as Record<(typeof SOURCES)[number], true>;
-void everySource;
 const AGENTS = ['claude', 'codex', 'gemini', 'shell', 'command'] as const;
 /** How belltower ended: `null` while it runs (so a state that still says so was killed). */
 export const ENDINGS = ['quit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'crash'] as const;
@@ -53,7 +49,7 @@ const savedTile = z.object({
   conversation: z.string().max(64).optional(),
   state: z.enum(TILE_STATES as [TileStateName, ...TileStateName[]]),
   reason: z.string().max(4096),
-  source: z.enum(SOURCES),
+  source: z.enum(SOURCE_NAMES),
   /** A done, blocked or failed the user had not looked at. */
   unseen: z.boolean(),
   muted: z.boolean(),

@@ -7,20 +7,22 @@
  * increasing per tile: the order of truth when two signals share a millisecond).
  */
 
-/** Where a piece of evidence came from. */
-export type SourceName =
-  | 'hook' // the agent's own hook calls (HTTP or the command relay)
-  | 'psp' // OSC 7501, the Program Status Protocol
-  | 'shell' // OSC 133 prompt marks: shell integration, or any program that prints them
-  | 'transcript' // the agent's own session log
-  | 'notify' // the agent's turn-complete callback (Codex notify)
-  | 'notification' // a desktop notification the agent printed in-band (OSC 9, 777, 99)
-  | 'title' // OSC 0/2 title glyphs
-  | 'banner' // the completion banner's shape on rendered rows
-  | 'process' // spawn, exit code, signal
-  | 'user' // what the user did in belltower (submitted input, looked at the tile)
-  | 'engine' // the engine's own timers (a held verdict released, a gate expired)
-  | 'ssh'; // ssh's own login questions, on the row the cursor waits on (a remote tile)
+/** Where a piece of evidence came from (recordings and the workspace state name them too). */
+export const SOURCE_NAMES = [
+  'hook', // the agent's own hook calls (HTTP or the command relay)
+  'psp', // OSC 7501, the Program Status Protocol
+  'shell', // OSC 133 prompt marks: shell integration, or any program that prints them
+  'transcript', // the agent's own session log
+  'notify', // the agent's turn-complete callback (Codex notify)
+  'notification', // a desktop notification the agent printed in-band (OSC 9, 777, 99)
+  'title', // OSC 0/2 title glyphs
+  'banner', // the completion banner's shape on rendered rows
+  'process', // spawn, exit code, signal
+  'user', // what the user did in belltower (submitted input, looked at the tile)
+  'engine', // the engine's own timers (a held verdict released, a gate expired)
+  'ssh', // ssh's own login questions, on the row the cursor waits on (a remote tile)
+] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
 
 /** How much a verdict can be trusted, by the kind of source that decided it. */
 export type Confidence = 'first-party' | 'fallback' | 'accelerator';
@@ -28,11 +30,10 @@ export type Confidence = 'first-party' | 'fallback' | 'accelerator';
 export function confidenceOf(source: SourceName): Confidence {
   switch (source) {
     case 'title':
+    case 'ssh':
       return 'fallback';
     case 'banner':
       return 'accelerator';
-    case 'ssh':
-      return 'fallback';
     default:
       return 'first-party';
   }
@@ -63,7 +64,8 @@ export function sshConnectionLost(end: { code: number | null; closed?: boolean; 
 }
 
 /** A question ssh asks while it logs in (src/sources/ssh-login.ts). */
-export type LoginPrompt = 'host-key' | 'password' | 'passphrase' | 'code';
+export const LOGIN_PROMPTS = ['host-key', 'password', 'passphrase', 'code'] as const;
+export type LoginPrompt = (typeof LOGIN_PROMPTS)[number];
 
 /** The body of a signal: what the evidence means, without the bookkeeping. */
 export type SignalBody =

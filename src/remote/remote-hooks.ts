@@ -127,24 +127,23 @@ export class RemoteHooks {
 
   private async setUp(): Promise<void> {
     const log = this.options.logger;
-    const registration = this.hooks.registration;
-    const hookPort = Number(new URL(registration.url).port);
+    const hookUrl = new URL(this.hooks.registration.url);
     let dir: string | undefined;
     try {
       const [forward, prepared, version] = await Promise.all([
-        this.request(['-O', 'forward', '-R', `127.0.0.1:0:127.0.0.1:${hookPort}`]),
+        this.request(['-O', 'forward', '-R', `127.0.0.1:0:127.0.0.1:${hookUrl.port}`]),
         this.request([], remoteSh(PREPARE, [this.id])),
         this.request([], `${this.head} --version`),
       ]);
       const found = /^BELLTOWER-DIR (\/.+)$/m.exec(prepared.stdout);
       dir = found?.[1];
-      if (!dir) throw new Error(/^BELLTOWER-ERROR (.+)$/m.exec(prepared.stdout)?.[1] ?? `the remote folder could not be made (${oneLine(prepared.stderr) || `exit ${prepared.code}`})`);
+      if (!dir) throw new Error(/^BELLTOWER-ERROR (.+)$/m.exec(prepared.stdout)?.[1] ?? `the remote folder could not be made (${failure(prepared)})`);
       const port = Number(forward.stdout.trim());
-      if (forward.code !== 0 || !Number.isInteger(port) || port <= 0) throw new Error(`the remote host refused to forward a port (${oneLine(forward.stderr) || `exit ${forward.code}`}): is AllowTcpForwarding off?`);
+      if (forward.code !== 0 || !Number.isInteger(port) || port <= 0) throw new Error(`the remote host refused to forward a port (${failure(forward)}): is AllowTcpForwarding off?`);
       const agentVersion = version.code === 0 ? parseVersion(version.stdout) : undefined;
-      const files = this.claudeFiles(dir, port, agentVersion);
+      const files = this.claudeFiles(dir, port, hookUrl.pathname, agentVersion);
       const written = await this.request([], remoteSh(WRITE, [dir]), writePayload(files));
-      if (!written.stdout.includes('BELLTOWER-READY')) throw new Error(`the files could not be written to ${dir} (${oneLine(written.stderr) || `exit ${written.code}`})`);
+      if (!written.stdout.includes('BELLTOWER-READY')) throw new Error(`the files could not be written to ${dir} (${failure(written)})`);
       log('info', `remote hooks on: ${this.options.ssh.host} port ${port} → hook server, folder ${dir}`, { version: agentVersion });
       this.set({ kind: 'on', port });
     } catch (error) {
@@ -157,14 +156,15 @@ export class RemoteHooks {
     }
   }
 
-  private claudeFiles(dir: string, port: number, version: string | undefined): Record<string, string> {
+  /** The tile's files on the remote side: the hook server is at `port` there, under `hookPath`. */
+  private claudeFiles(dir: string, port: number, hookPath: string, version: string | undefined): Record<string, string> {
     const { registration } = this.hooks;
-    const url = `http://127.0.0.1:${port}${new URL(registration.url).pathname}`;
+    const url = `http://127.0.0.1:${port}${hookPath}`;
     const relay = `${dir}/relay.sh`;
     const hooks = ourClaudeHooksFor(version, { url, token: registration.token, relayCommand: `sh ${remoteWord(relay)}` });
     return {
       'settings.json': `${JSON.stringify(mergeClaudeSettings(undefined, hooks), null, 2)}\n`,
-      'relay.sh': relayScript({ port, path: new URL(registration.url).pathname, token: registration.token, curlConfigPath: `${dir}/relay.curlrc` }),
+      'relay.sh': relayScript({ port, path: hookPath, token: registration.token, curlConfigPath: `${dir}/relay.curlrc` }),
       'relay.curlrc': relayCurlConfig(registration.token),
       args: `--settings ${remoteWord(`${dir}/settings.json`)}`,
     };
@@ -207,6 +207,11 @@ export class RemoteHooks {
 
 export class RemoteHooksUnavailable extends Error {
   override name = 'RemoteHooksUnavailable';
+}
+
+/** What a failed request said last, or its exit status. */
+function failure(result: { code: number | null; stderr: string }): string {
+  return oneLine(result.stderr) || `exit ${result.code}`;
 }
 
 function oneLine(text: string): string {

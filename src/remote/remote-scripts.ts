@@ -52,13 +52,16 @@ export const BOOT_WAIT_TENTHS = 150;
  * arguments; the arguments in the folder's `args` file go between them. */
 export const BOOT = `umask 077
 ${BASE}
+bt_wait() {
+  n=0
+  while [ -n "$d" ] && [ ! -e "$d/ready" ] && [ "$n" -lt "$1" ]; do
+    sleep 0.1 2>/dev/null || sleep 1
+    n=$((n + 1))
+  done
+}
 id=$1 head=$2 tail=$3 d=
 if b=$(bt_base); then d=$b/$id; fi
-n=0
-while [ -n "$d" ] && [ ! -e "$d/ready" ] && [ "$n" -lt ${BOOT_WAIT_TENTHS} ]; do
-  sleep 0.1 2>/dev/null || sleep 1
-  n=$((n + 1))
-done
+bt_wait ${BOOT_WAIT_TENTHS}
 if [ -n "$d" ] && [ ! -e "$d/ready" ]; then
   if mkdir "$d/claim" 2>/dev/null; then
     rm -rf "$d"
@@ -67,11 +70,7 @@ if [ -n "$d" ] && [ ! -e "$d/ready" ]; then
     d=
   fi
 fi
-n=0
-while [ -n "$d" ] && [ ! -e "$d/ready" ] && [ "$n" -lt 50 ]; do
-  sleep 0.1 2>/dev/null || sleep 1
-  n=$((n + 1))
-done
+bt_wait 50
 inserted=
 if [ -n "$d" ] && [ -f "$d/ready" ] && bt_mine "$d"; then
   echo "$$ $(uname -n)" > "$d/pid"

@@ -166,7 +166,7 @@ describe('BOOT: runs the agent with the folder’s arguments, then removes the f
   });
 
   it('waits for the folder to be ready, and runs the agent without hooks when it never is', () => {
-    const quick = BOOT.replace(`-lt ${BOOT_WAIT_TENTHS}`, '-lt 3');
+    const quick = BOOT.replace(`bt_wait ${BOOT_WAIT_TENTHS}`, 'bt_wait 3');
     expect(quick).not.toBe(BOOT);
     const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', ''); // made, never written
     const started = Date.now();
@@ -184,7 +184,7 @@ describe('BOOT: runs the agent with the folder’s arguments, then removes the f
     fs.writeFileSync(path.join(dir, 'args'), '--hooked');
     fs.mkdirSync(path.join(dir, 'claim')); // WRITE has claimed it; its ready comes a moment later
     spawn('sh', ['-c', `sleep 0.4; : > '${dir}/ready'`], { stdio: 'ignore' });
-    const quick = BOOT.replace(`-lt ${BOOT_WAIT_TENTHS}`, '-lt 1');
+    const quick = BOOT.replace(`bt_wait ${BOOT_WAIT_TENTHS}`, 'bt_wait 1');
     expect(sh(quick, ['t1', printArgs, 'x']).out).toBe('[--hooked][x]');
   });
 

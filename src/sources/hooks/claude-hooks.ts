@@ -9,11 +9,9 @@ import type { SignalBody, SourceSignal } from '../../verdict/signals.js';
 import * as P from './claude-payloads.js';
 import { errorDetail, firstLine, lengthDetail, textLength } from './detail.js';
 import { pick, tasksForRecording } from './for-recording.js';
+import { isTaskNotification, TASK_NOTIFICATION } from '../task-notification.js';
 
 type Body = SignalBody;
-
-/** How a prompt that a background task's completion sends starts (not the user's prompt). */
-export const TASK_NOTIFICATION = '<task-notification>';
 
 export function claudeHookSignals(event: string, payload: unknown): SourceSignal[] {
   return mapEvent(event, payload).map((body) => ({ ...body, source: 'hook' as const }));
@@ -32,7 +30,7 @@ export function claudeTranscriptSwitch(event: string, payload: unknown): string 
 function mapEvent(event: string, payload: unknown): Body[] {
   switch (event) {
     case 'UserPromptSubmit':
-      return on(P.Prompt, payload, (p) => ({ type: 'turn-start', real: !p.prompt.trimStart().startsWith(TASK_NOTIFICATION) }));
+      return on(P.Prompt, payload, (p) => ({ type: 'turn-start', real: !isTaskNotification(p.prompt) }));
     case 'PreToolUse':
     case 'PostToolUse':
     case 'PostToolUseFailure':
@@ -123,7 +121,7 @@ export function claudeHookForRecording(event: string, payload: Record<string, un
   const out = pick(payload, ['session_id', 'hook_event_name', 'belltower_truncated']);
   switch (event) {
     case 'UserPromptSubmit':
-      if ('prompt' in payload) out.prompt = typeof payload.prompt === 'string' ? (payload.prompt.trimStart().startsWith(TASK_NOTIFICATION) ? TASK_NOTIFICATION : '') : null;
+      if ('prompt' in payload) out.prompt = typeof payload.prompt === 'string' ? (isTaskNotification(payload.prompt) ? TASK_NOTIFICATION : '') : null;
       break;
     case 'PreToolUse':
     case 'PostToolUse':

@@ -20,11 +20,16 @@ const TurnComplete = z.object({
   'last-assistant-message': z.union([z.string(), z.number()]).nullable().optional(),
 });
 
+/** Codex's own request for a thread title: a turn of its own, not the user's. */
+function isTitleRequest(input: unknown): boolean {
+  return typeof input === 'string' && input.trimStart().startsWith(TITLE_REQUEST);
+}
+
 export function codexNotifySignals(payload: unknown): SourceSignal[] {
   const parsed = TurnComplete.safeParse(payload);
   if (!parsed.success) return [];
   const first = parsed.data['input-messages']?.[0];
-  if (typeof first === 'string' && first.trimStart().startsWith(TITLE_REQUEST)) return [];
+  if (isTitleRequest(first)) return [];
   const detail = lengthDetail('last message', parsed.data['last-assistant-message']);
   return [{ type: 'turn-end', ...(detail ? { detail } : {}), source: 'notify' }];
 }
@@ -36,7 +41,7 @@ export function codexNotifyForRecording(payload: Record<string, unknown>): Recor
   if ('input-messages' in payload) {
     const inputs = payload['input-messages'];
     const first: unknown = Array.isArray(inputs) ? inputs[0] : undefined;
-    out['input-messages'] = !Array.isArray(inputs) ? null : inputs.length === 0 ? [] : [typeof first === 'string' && first.trimStart().startsWith(TITLE_REQUEST) ? TITLE_REQUEST : ''];
+    out['input-messages'] = !Array.isArray(inputs) ? null : inputs.length === 0 ? [] : [isTitleRequest(first) ? TITLE_REQUEST : ''];
   }
   if ('last-assistant-message' in payload) out['last-assistant-message'] = textLength(payload['last-assistant-message']);
   return out;

@@ -23,6 +23,8 @@
  * was in fixtures/ when this was written. Check them against a real capture.
  */
 import type { SignalBody, SourceSignal } from '../../verdict/signals.js';
+import { pick } from '../hooks/for-recording.js';
+import { isTaskNotification, TASK_NOTIFICATION } from '../task-notification.js';
 
 export interface ClaudeTranscriptState {
   /** tool_use ids still waiting for their tool_result. */
@@ -45,7 +47,6 @@ export interface Read {
 }
 
 export const INTERRUPTED = '[Request interrupted by user';
-export const TASK_NOTIFICATION = '<task-notification>';
 /** Echoes of local slash commands (/clear, /model, …): the user did not start a model turn. */
 const LOCAL_COMMAND = /^<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>/;
 
@@ -128,7 +129,7 @@ function user(state: ClaudeTranscriptState, record: Record<string, unknown>): Re
   }
   if (text !== undefined && LOCAL_COMMAND.test(text.trimStart())) return unchanged(state);
   if (blocks.length === 0) return unchanged(state);
-  const real = !(text ?? '').trimStart().startsWith(TASK_NOTIFICATION);
+  const real = !isTaskNotification(text ?? '');
   return emit(reset(state), { type: 'turn-start', real });
 }
 
@@ -170,8 +171,7 @@ const KEPT_FIELDS = ['type', 'subtype', 'operation', 'isSidechain', 'isMeta', 'i
  */
 export function claudeRecordForRecording(record: unknown): unknown {
   if (!isObject(record)) return null;
-  const out: Record<string, unknown> = {};
-  for (const key of KEPT_FIELDS) if (Object.hasOwn(record, key)) out[key] = record[key];
+  const out = pick(record, KEPT_FIELDS);
   if (isObject(record.attachment) && typeof record.attachment.type === 'string') out.attachment = { type: record.attachment.type };
   if ((record.type === 'user' || record.type === 'assistant') && isObject(record.message)) {
     const message = record.message;
@@ -209,5 +209,5 @@ function textForRecording(text: string, apiError: boolean): string {
   const trimmed = text.trimStart();
   const local = LOCAL_COMMAND.exec(trimmed);
   if (local) return local[0];
-  return trimmed.startsWith(TASK_NOTIFICATION) ? TASK_NOTIFICATION : '';
+  return isTaskNotification(trimmed) ? TASK_NOTIFICATION : '';
 }

@@ -12,6 +12,7 @@
  * Codex does (and says `done`) while the job runs. Each such job is a child that gates the done.
  */
 import type { SourceSignal } from '../../verdict/signals.js';
+import { pick } from '../hooks/for-recording.js';
 
 const STILL_RUNNING = /Process running with session ID \d+/;
 
@@ -74,9 +75,8 @@ export const codexRolloutReader = {
 export function codexRecordForRecording(record: unknown): unknown {
   if (!isObject(record)) return null;
   const payload = isObject(record.payload) ? record.payload : undefined;
-  const kept: Record<string, unknown> = {};
+  const kept = payload ? pick(payload, ['type', 'duration_ms', 'reason', 'call_id']) : {};
   if (payload) {
-    for (const key of ['type', 'duration_ms', 'reason', 'call_id']) if (Object.hasOwn(payload, key)) kept[key] = payload[key];
     if (payload.type === 'function_call_output') kept.output = STILL_RUNNING.exec(outputText(payload.output))?.[0] ?? '';
     if (isObject(payload.item) && payload.item.type === 'CommandExecution') kept.item = { type: payload.item.type, id: payload.item.id };
   }

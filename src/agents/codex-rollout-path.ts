@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { sessionStartTarget } from './profile.js';
 import type { TranscriptTarget } from './profile.js';
 
 /** How many of the newest day folders are searched: a thread's file is made at its first prompt. */
@@ -35,11 +36,7 @@ export function findCodexRollout(codexHome: string, threadId: string): string | 
 
 /** The rollout to follow for a Codex hook or notify call (`following`: a file is followed already). */
 export function codexTranscriptTarget(codexHome: string, event: string, payload: Record<string, unknown>, following: boolean): TranscriptTarget | undefined {
-  if (event === 'SessionStart') {
-    const file = payload.transcript_path;
-    // A resumed thread's file holds its past turns: only what is appended from now on is news.
-    return typeof file === 'string' && file !== '' ? { path: file, fromStart: payload.source !== 'resume' } : undefined;
-  }
+  if (event === 'SessionStart') return sessionStartTarget(payload);
   if (event === 'notify' && !following) {
     const thread = payload['thread-id'];
     const file = typeof thread === 'string' ? findCodexRollout(codexHome, thread) : undefined;

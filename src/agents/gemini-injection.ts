@@ -16,6 +16,7 @@ import { createGeminiHome } from './gemini-home.js';
 import { GeminiSettingsError, withGeminiHooks } from './gemini-settings.js';
 import { geminiTrust } from './gemini-trust.js';
 import { parseJsonc } from './jsonc.js';
+import { sessionStartTarget } from './profile.js';
 import type { TranscriptTarget } from './profile.js';
 import { installRelay } from './relay-install.js';
 import { withTileHooks, type TileHooksInput } from './tile-hooks.js';
@@ -82,8 +83,7 @@ export function prepareGeminiSession(input: GeminiSessionInput): GeminiSession {
  * tile's Gemini home; the tail reads it by its real path, which outlives the tile's links.
  */
 export function geminiChatTarget(event: string, payload: Record<string, unknown>): TranscriptTarget | undefined {
-  if (event !== 'SessionStart' || typeof payload.transcript_path !== 'string' || payload.transcript_path === '') return undefined;
-  return { path: payload.transcript_path, fromStart: payload.source !== 'resume' };
+  return event === 'SessionStart' ? sessionStartTarget(payload) : undefined;
 }
 
 function readSettings(file: string): unknown {

@@ -22,6 +22,13 @@ export interface TranscriptTarget {
   fromStart?: boolean;
 }
 
+/** The log a SessionStart hook names (`transcript_path`): a resumed session's file holds its past
+ * turns, so then only what is appended from now on is news. */
+export function sessionStartTarget(payload: Record<string, unknown>): TranscriptTarget | undefined {
+  const file = payload.transcript_path;
+  return typeof file === 'string' && file !== '' ? { path: file, fromStart: payload.source !== 'resume' } : undefined;
+}
+
 export interface TitleReader {
   /** Classify one OSC 0/2 title: working, at rest, unknown, or no evidence at all. */
   classify(title: string): SourceSignal[];

@@ -9,6 +9,7 @@
  */
 import { constants } from 'node:os';
 import { spawn as ptySpawn, type IPty } from 'node-pty';
+import { CloseOnExecError, closeInheritedOnExec, closeOnExec } from '../platform/close-on-exec.js';
 import { CHILD_TERM, childEnv } from './child-env.js';
 import { helperFailure, launchProblem } from './launch-check.js';
 import { subscribe, subscribeOnce, type Listener } from './listeners.js';
@@ -31,6 +32,13 @@ export interface ExitInfo {
   signal: string | null;
   /** Why the command never started, in words for the user. */
   error?: string;
+}
+
+/** The pty master's descriptor: node-pty's UnixTerminal has it as `fd` (not in its typings);
+ * Windows' ConPTY has none. */
+function masterFd(pty: IPty): number | undefined {
+  const fd = (pty as IPty & { fd?: unknown }).fd;
+  return typeof fd === 'number' ? fd : undefined;
 }
 
 function signalName(signal: number): string {
@@ -59,8 +67,18 @@ export class PtySession {
       return session;
     }
     try {
-      session.attach(ptySpawn(file, [...args], { name: CHILD_TERM, cols: options.cols, rows: options.rows, cwd, env }));
+      // No descriptor of belltower's reaches the program (close-on-exec.ts): what it inherited
+      // before this, and this pty's master before any other program can start.
+      closeInheritedOnExec();
+      const pty = ptySpawn(file, [...args], { name: CHILD_TERM, cols: options.cols, rows: options.rows, cwd, env });
+      const master = masterFd(pty);
+      if (master !== undefined) closeOnExec(master);
+      session.attach(pty);
     } catch (error) {
+      if (error instanceof CloseOnExecError) {
+        session.finish({ code: null, signal: null, error: error.message });
+        return session;
+      }
       const reason = error instanceof Error ? error.message : String(error);
       // forkpty fails when the system has no pty or file descriptor left for one more terminal.
       const hint = /forkpty|openpty/.test(reason) ? ' (out of ptys or file descriptors? close some sessions)' : '';

@@ -1,0 +1,8 @@
+{
+  "targets": [
+    {
+      "target_name": "cloexec",
+      "sources": ["native/cloexec.c"]
+    }
+  ]
+}

@@ -1,0 +1,46 @@
+/*
+ * One system call Node does not offer: mark a file descriptor close-on-exec.
+ *
+ * node-pty opens each pty master without FD_CLOEXEC (forkpty), so every program started after a
+ * tile -- the next tile, a git or ssh belltower runs -- would inherit that tile's master: it could
+ * type into the tile, and the tile would never hang up when belltower dies. belltower marks each
+ * master (and every descriptor it inherited at start) close-on-exec right after it appears.
+ */
+#include <node_api.h>
+#ifndef _WIN32
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#endif
+
+static napi_value set_cloexec(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t fd = -1;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
+    napi_throw_type_error(env, NULL, "setCloexec takes a file descriptor");
+    return NULL;
+  }
+#ifndef _WIN32
+  int flags = fcntl(fd, F_GETFD);
+  if (flags == -1 || fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == -1) {
+    /* A descriptor that closed meanwhile is no leak: say so, let the caller decide. */
+    napi_value result;
+    napi_get_boolean(env, 0, &result);
+    if (errno == EBADF) return result;
+    napi_throw_error(env, NULL, strerror(errno));
+    return NULL;
+  }
+#endif
+  napi_value ok;
+  napi_get_boolean(env, 1, &ok);
+  return ok;
+}
+
+NAPI_MODULE_INIT() {
+  napi_value fn;
+  napi_create_function(env, "setCloexec", NAPI_AUTO_LENGTH, set_cloexec, NULL, &fn);
+  napi_set_named_property(env, exports, "setCloexec", fn);
+  return exports;
+}

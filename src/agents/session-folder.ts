@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { silentLogger, type Logger } from '../platform/logger.js';
 import { checkPrivateDir, makePrivateTempDir, writePrivateFile } from '../platform/private-dir.js';
+import { processAlive } from '../platform/processes.js';
 
 export const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
 const OWNER_FILE = 'owner.pid';
@@ -110,14 +111,4 @@ function removeOwnTree(dir: string, uid: number | undefined): void {
     else fs.unlinkSync(entry); // a symlink goes as a link
   }
   fs.rmdirSync(dir);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else — alive all the same.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,13 +1,16 @@
 /**
  * `belltower [SPEC...]`: which tiles the grid opens — the workspace file's (`--config FILE`, else
- * `./belltower.json`), then the SPECs given; with neither, one Claude Code tile where claude is
+ * `./belltower.json`) once the user trusts it (workspace-trust.ts), then the SPECs given; with neither, one Claude Code tile where claude is
  * installed, else a word on what to run instead.
  */
 import { launchProblem } from '../session/launch-check.js';
 import type { Output } from './output.js';
 import { runUi } from './ui-command.js';
 import type { TileRequest, UiFlags } from './ui-command.js';
+import { askOnTerminal } from './restore-start.js';
 import { findWorkspace } from './workspace-command.js';
+import { WORKSPACE_FILE } from '../workspace/workspace-file.js';
+import { admitWorkspace } from './workspace-trust.js';
 
 export interface GridFlags extends UiFlags {
   config?: string;
@@ -21,6 +24,18 @@ export async function gridCommand(specs: string[], flags: GridFlags, out: Output
     return 2;
   }
   const workspace = found?.workspace;
+  if (workspace) {
+    // Before anything starts — and before the grid takes the terminal — the user sees what this
+    // file runs and says yes, unless they already did for this very content.
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const refused = await admitWorkspace(workspace, flags.config ?? WORKSPACE_FILE, {
+      ask: terminal ? askOnTerminal(process.stdin, process.stdout) : null,
+      show: (line) => process.stdout.write(`${line}\n`),
+      out,
+      env,
+    });
+    if (refused !== null) return refused;
+  }
   const requests: TileRequest[] = [...(workspace?.tiles ?? []), ...specs.map((spec) => ({ spec, cwd, fromCommandLine: true }))];
   // With neither, one Claude tile — unless a saved workspace comes back instead, which only the
   // grid can tell once it holds the session.

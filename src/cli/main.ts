@@ -13,10 +13,12 @@ import { splitWords } from '../agents/launch-spec.js';
 import { launchProblem } from '../session/launch-check.js';
 import { reportFailure } from './refusal.js';
 import { replayCommand } from './replay-command.js';
-import { runHeadless } from './run-command.js';
+import { runHeadlessWorkspace } from './run-command.js';
 import { gridCommand } from './grid-command.js';
 import type { GridFlags } from './grid-command.js';
 import { initWorkspace } from './workspace-command.js';
+import { trustCommand } from './trust-command.js';
+import type { TrustFlags } from './trust-command.js';
 import { WORKSPACE_FILE } from '../workspace/workspace-file.js';
 import type { RunFlags } from './run-command.js';
 import { packageVersion } from './version.js';
@@ -65,6 +67,14 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .action(() => setExit(initWorkspace(process.cwd(), process.env, out)));
 
   program
+    .command('trust')
+    .description(`show what a workspace file starts and trust it: \`belltower\` starts it without asking until it changes`)
+    .argument('[file]', `the workspace file (default: ./${WORKSPACE_FILE})`)
+    .option('--revoke', 'forget the yes: belltower asks again before it starts the file')
+    .option('--list', 'every trusted file, and whether it still holds what you trusted')
+    .action((file: string | undefined, flags: TrustFlags) => setExit(trustCommand(file, flags, out)));
+
+  program
     .command('demo')
     .description('simulated agents that work, finish and ask for permission: see belltower decide, no agent needed')
     .option('--seconds <n>', 'end after this long (default: on a terminal, until you quit; printing lines, 30)')
@@ -77,6 +87,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .description('run sessions; with --headless, no UI: every verdict change is one JSON line on stdout')
     .argument('[spec...]', 'claude | codex | gemini | shell | "any command line" (default: claude)')
     .option('--headless', 'no UI (required: the full-screen UI is `belltower [SPEC...]` itself)')
+    .option('--config <file>', 'start the tiles of this workspace file first (it must be trusted: belltower trust FILE)')
     .option('--session <name>', 'the name control commands use to find this belltower')
     .option('--cols <n>', 'terminal width of each session', '120')
     .option('--rows <n>', 'terminal height of each session', '40')
@@ -93,7 +104,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
         out.error('belltower run: add --headless (the full-screen UI is `belltower [SPEC...]`)');
         return setExit(2);
       }
-      setExit(await runHeadless(specs, flags, out));
+      setExit(await runHeadlessWorkspace(specs, flags, out));
     });
 
   program

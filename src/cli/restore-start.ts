@@ -29,7 +29,8 @@ export type StartChoice =
   /** The user pressed Ctrl-C (or closed the input) at the question. */
   | { kind: 'cancelled' };
 
-export type Ask = (question: string) => Promise<boolean | null>;
+/** A yes-or-no question: true, false, or null for Ctrl-C. Enter alone is `byDefault` (yes unless said). */
+export type Ask = (question: string, byDefault?: boolean) => Promise<boolean | null>;
 
 export async function chooseStart(file: string, session: string, flags: RestoreFlags, ask: Ask, now = new Date()): Promise<StartChoice> {
   const read = readStateFile(file);
@@ -82,9 +83,9 @@ export async function startingTiles(
 
 /** A restored tile as the grid opens it. */
 
-/** Ask on the terminal, in its normal (cooked) mode: Enter or y is yes, n is no, Ctrl-C is null. */
+/** Ask on the terminal, in its normal (cooked) mode: y is yes, n is no, Enter the default, Ctrl-C null. */
 export function askOnTerminal(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Ask {
-  return (question) =>
+  return (question, byDefault = true) =>
     new Promise((resolve) => {
       const rl = createInterface({ input, output, terminal: true });
       let answered = false;
@@ -102,7 +103,8 @@ export function askOnTerminal(input: NodeJS.ReadableStream, output: NodeJS.Writa
       const once = () =>
         rl.question(question, (reply) => {
           const word = reply.trim().toLowerCase();
-          if (word === '' || word === 'y' || word === 'yes') return done(true);
+          if (word === '') return done(byDefault);
+          if (word === 'y' || word === 'yes') return done(true);
           if (word === 'n' || word === 'no') return done(false);
           once();
         });

@@ -3,7 +3,7 @@
  * JSON line on stdout. Exits when every session has exited, or on SIGINT, SIGTERM or SIGHUP after
  * ending every process of every tile; the exit status follows the README's table (exit-codes.ts).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
 import { socketPath } from '../control/socket-path.js';
 import { sweepOrphans } from '../agents/session-folder.js';
@@ -13,7 +13,10 @@ import { verdictRow } from '../record/verdict-row.js';
 import { sizeProblem, TERMINAL_SIZE } from '../session/terminal-size.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
+import { resolveTiming } from '../verdict/timing.js';
+import { loadWorkspace } from '../workspace/workspace-file.js';
 import { EXIT, exitStatus } from './exit-codes.js';
+import { admitWorkspace } from './workspace-trust.js';
 import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
 import { prepareRun, tileSetBase } from './run-setup.js';
@@ -21,6 +24,8 @@ import type { CommonRunFlags } from './run-setup.js';
 
 export interface RunFlags extends CommonRunFlags {
   headless?: boolean;
+  /** A workspace file whose tiles run before the SPECs (it must be trusted). */
+  config?: string;
   cols?: string;
   rows?: string;
 }
@@ -34,6 +39,37 @@ export interface RunStyle {
   stopAfterMs?: number;
   /** Tile names, in SPEC order (default: from the command). */
   names?: string[];
+  /** Per tile, in SPEC order: what a workspace file gives it beyond its SPEC. */
+  tiles?: readonly HeadlessTile[];
+}
+
+export interface HeadlessTile {
+  name?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  timing?: Record<string, number>;
+  remoteHooks?: boolean;
+}
+
+/** `run --headless --config FILE [SPEC...]`: the file's tiles first, once it is trusted — there is
+ * no question without a terminal: an untrusted file is refused with the command that trusts it. */
+export async function runHeadlessWorkspace(specs: string[], flags: RunFlags, out: Output, cwd = process.cwd()): Promise<number> {
+  if (flags.config === undefined) return runHeadless(specs, flags, out);
+  const loaded = loadWorkspace(resolve(cwd, flags.config), flags.config);
+  if (!loaded.ok) {
+    for (const error of loaded.errors) out.error(`belltower: ${error}`);
+    out.error('belltower: nothing started; fix the workspace file');
+    return EXIT.usage;
+  }
+  const { workspace } = loaded;
+  const refused = await admitWorkspace(workspace, flags.config, { ask: null, show: () => {}, out });
+  if (refused !== null) return refused;
+  const timing = [...Object.entries(workspace.timing).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])];
+  const tiles: HeadlessTile[] = [
+    ...workspace.tiles.map((t) => ({ ...(t.name ? { name: t.name } : {}), cwd: t.cwd, env: t.env, timing: t.timing, ...(t.remoteHooks !== undefined ? { remoteHooks: t.remoteHooks } : {}) })),
+    ...specs.map(() => ({})),
+  ];
+  return runHeadless([...workspace.tiles.map((t) => t.spec), ...specs], { ...flags, timing }, out, { tiles });
 }
 
 export async function runHeadless(specs: string[], flags: RunFlags, out: Output, style: RunStyle = {}): Promise<number> {
@@ -103,7 +139,15 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
   try {
     for (const [i, launch] of launches.entries()) {
       if (stopping) break;
-      const tile = await tiles.add(launch, { name: style.names?.[i] });
+      const extra = style.tiles?.[i] ?? {};
+      const own = extra.timing && Object.keys(extra.timing).length > 0 ? resolveTiming({ ...timing, ...extra.timing }) : undefined;
+      const tile = await tiles.add(launch, {
+        name: extra.name ?? style.names?.[i],
+        ...(extra.cwd ? { cwd: extra.cwd } : {}),
+        ...(extra.env ? { env: extra.env } : {}),
+        ...(own ? { timing: own } : {}),
+        ...(extra.remoteHooks !== undefined && !flags.remoteHooks ? { remoteHooks: extra.remoteHooks } : {}),
+      });
       // A signal that came while this tile was starting ended only the tiles before it.
       if (stopping) void tile.stop();
     }

@@ -255,10 +255,16 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     unseen: [],
     muted: [],
   };
+  // Said once on the status line (or, before the grid shows, as its first note).
+  const stateTrouble = (message: string) => {
+    if (app) app.say(message);
+    else initialUi.note = message;
+  };
   const saver = persist
     ? new StateSaver({
         file: stateFile,
         logger: log,
+        onTrouble: stateTrouble,
         capture: (ended) =>
           captureState({
             session: setup.session,

@@ -8,6 +8,9 @@ import { launchProblem } from '../session/launch-check.js';
 import { exampleWorkspace, loadWorkspace, WORKSPACE_FILE } from '../workspace/workspace-file.js';
 import type { LoadResult } from '../workspace/workspace-file.js';
 import type { Output } from './output.js';
+import { belltowerDirs } from '../platform/state-dir.js';
+import { recordTrust, trustFilePath } from '../workspace/trust-store.js';
+import { readWorkspaceFile } from '../workspace/workspace-read.js';
 
 /** The workspace to open: the one `--config` names (it must exist), or `./belltower.json` if there
  * is one; null when there is none. */
@@ -30,7 +33,14 @@ export function initWorkspace(cwd: string, env: NodeJS.ProcessEnv, out: Output):
     out.error(`belltower: cannot write ${file}: ${(error as Error).message}`);
     return 2;
   }
-  out.line(`wrote ${WORKSPACE_FILE}: ${[...found, 'shell'].join(', ')} — edit it, then run \`belltower\` here to open those tiles`);
+  // Written by belltower, just now: trusted as written. An edit makes belltower ask once.
+  const read = readWorkspaceFile(file, WORKSPACE_FILE);
+  try {
+    if (read.ok) recordTrust(trustFilePath(belltowerDirs({ env }).state), read.file.realPath, read.file.sha256);
+  } catch (error) {
+    out.error(`belltower: wrote ${WORKSPACE_FILE}, but cannot remember trusting it (${(error as Error).message}): belltower will ask before it starts it`);
+  }
+  out.line(`wrote ${WORKSPACE_FILE}: ${[...found, 'shell'].join(', ')} — edit it, then run \`belltower\` here to open those tiles (after an edit it shows them and asks once)`);
   return 0;
 }
 

@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { othersCanWrite } from './others-can-write.js';
 
 export class PrivateDirError extends Error {
   override name = 'PrivateDirError';
@@ -40,6 +41,15 @@ export function ensureOwnDir(dir: string, fix = 'pick a folder of your own'): vo
  * Throws PrivateDirError when it, or a folder on the way, is not safe. */
 export function checkPrivateDir(dir: string): boolean {
   return secureWalk(dir, 'private', false);
+}
+
+/** Checks every folder from the root down to `dir` (which must exist): each is the user's or
+ * root's, nobody else can write it unless it is sticky, and a link on the way is the user's or
+ * root's. Creates and changes nothing. Throws PrivateDirError naming the folder and `fix`. */
+export function checkSafeFolders(dir: string, fix: string): void {
+  const uid = process.getuid?.();
+  if (process.platform === 'win32' || uid === undefined) return;
+  if (!walk(path.resolve(dir), 'ancestor', false, { uid, fix, links: 0 })) throw new PrivateDirError(`${dir} does not exist`);
 }
 
 /** Writes a file only its owner can read, replacing any previous content (mode fixed even then).
@@ -114,7 +124,7 @@ function checkFolder(dir: string, st: fs.Stats, role: Role, w: Walk): void {
   if (st.uid !== w.uid && (role !== 'ancestor' || st.uid !== 0)) {
     throw new PrivateDirError(`${dir} belongs to uid ${st.uid}, not to you (uid ${w.uid})${role === 'ancestor' ? ' or root' : ''}; ${w.fix}`);
   }
-  const othersWrite = (st.mode & 0o022) !== 0;
+  const othersWrite = othersCanWrite(st, w.uid);
   const sticky = (st.mode & 0o1000) !== 0;
   if (othersWrite && (role === 'private' || !sticky)) {
     throw new PrivateDirError(`${dir} is writable by other users (mode ${(st.mode & 0o7777).toString(8)}); ${w.fix}`);

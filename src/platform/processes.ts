@@ -85,3 +85,13 @@ export function markedOutside(list: readonly ProcessEntry[], entry: string, sid:
   }
   return found;
 }
+
+/** Whether a process with this id exists (EPERM: it does, but belongs to someone else). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

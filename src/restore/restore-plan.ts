@@ -11,6 +11,7 @@
  */
 import type { Conversation } from '../agents/conversation.js';
 import { isConversationId } from '../agents/conversation.js';
+import { printable } from '../platform/printable.js';
 import type { RestoredTile } from '../tile/tile.js';
 import type { RestoredVerdict } from '../verdict/state.js';
 import type { Ending, SavedTile, WorkspaceState } from './workspace-state.js';
@@ -111,10 +112,18 @@ const HOW: Readonly<Record<Ending | 'killed', string>> = {
   crash: 'belltower crashed',
 };
 
-/** "Restore 3 tiles from 14:02 (belltower was killed)? [Y/n] " */
+/**
+ * What a restore runs again, a line per tile, then "Restore 3 tiles from 14:02 (belltower was
+ * killed)? [Y/n] ". Every command line, folder and variable is shown: a yes runs them.
+ */
 export function restoreQuestion(state: WorkspaceState, now: Date): string {
   const count = state.tiles.length;
-  return `Restore ${count} ${count === 1 ? 'tile' : 'tiles'} from ${when(new Date(state.savedAt), now)} (${HOW[state.ended ?? 'killed']})? [Y/n] `;
+  const lines = state.tiles.map((saved, i) => {
+    const what = saved.exit !== undefined ? 'ended: shown as it was, not run' : RESUMES.has(saved.agent) && isConversationId(saved.conversation) ? 'resumes its conversation' : 'runs again';
+    const env = Object.entries(saved.env ?? {}).map(([key, value]) => ` ${key}=${value}`).join('');
+    return printable(`  ${i + 1} ${saved.name}: ${saved.spec}   in ${saved.cwd}${env ? `   with${env}` : ''}   (${what})`);
+  });
+  return [...lines, `Restore ${count} ${count === 1 ? 'tile' : 'tiles'} from ${when(new Date(state.savedAt), now)} (${HOW[state.ended ?? 'killed']})? [Y/n] `].join('\n');
 }
 
 /** The state should be offered at start: belltower did not end by the user's own q. */

@@ -5,6 +5,8 @@
  * synchronously as belltower ends, saying how it ended. Owns the one timer; a write that fails
  * (a full disk) is logged and tried again at the next change, never thrown at the UI.
  */
+import path from 'node:path';
+import { sweepStaleTemps } from '../platform/atomic-file.js';
 import type { Logger } from '../platform/logger.js';
 import { writeStateFile } from './state-file.js';
 import type { Ending, WorkspaceState } from './workspace-state.js';
@@ -18,6 +20,8 @@ export interface StateSaverOptions {
   changeMs?: number;
   /** After screens drew (default 5 s: a save of busy screens costs milliseconds each). */
   screenMs?: number;
+  /** Once when saving starts to fail (and again only after a save worked): words for the user. */
+  onTrouble?: (message: string) => void;
 }
 
 export class StateSaver {
@@ -28,7 +32,11 @@ export class StateSaver {
   /** Writes so far, the last one's size and how long it took (capture included). */
   readonly stats = { writes: 0, bytes: 0, lastMs: 0, maxMs: 0 };
 
-  constructor(private readonly options: StateSaverOptions) {}
+  constructor(private readonly options: StateSaverOptions) {
+    // What a belltower killed mid-write (or an older one on a full disk) left behind.
+    const swept = sweepStaleTemps(path.dirname(options.file));
+    if (swept > 0) options.logger('info', 'removed stale temporary state files', { count: swept });
+  }
 
   /** Something the restore needs changed. */
   changed(): void {
@@ -86,7 +94,12 @@ export class StateSaver {
       if (this.failing) this.options.logger('info', 'workspace state saved again', { file: this.options.file });
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.options.logger('warn', 'cannot save the workspace state (a restore would bring back an older one)', { file: this.options.file, error: String(error) });
+      if (!this.failing) {
+        this.options.logger('warn', 'cannot save the workspace state (a restore would bring back an older one)', { file: this.options.file, error: String(error) });
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EDQUOT' ? 'over the disk quota' : code === 'EROFS' ? 'read-only file system' : (error as Error).message;
+        this.options.onTrouble?.(`cannot save this workspace for a restore (${why}); see the log`);
+      }
       this.failing = true;
     }
   }

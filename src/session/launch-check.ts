@@ -39,16 +39,31 @@ export function launchProblem(file: string, cwd: string, env: Readonly<Record<st
     return undefined;
   }
 
-  let foundButNotExecutable: string | undefined;
+  const found = searchPath(file, cwd, env);
+  if (found.path) return undefined;
+  if (found.notExecutable) return `permission denied: ${found.notExecutable} is not executable`;
+  return `command not found: ${file}`;
+}
+
+/** The file `file` names as execvp finds it from `cwd` with `env`'s PATH, or undefined. */
+export function findProgram(file: string, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (file.includes('/')) {
+    const full = path.resolve(cwd, file);
+    return isDirectory(full) === false && isExecutable(full) ? full : undefined;
+  }
+  return searchPath(file, cwd, env).path;
+}
+
+function searchPath(file: string, cwd: string, env: Readonly<Record<string, string | undefined>>): { path?: string; notExecutable?: string } {
+  let notExecutable: string | undefined;
   for (const entry of (env.PATH ?? '').split(path.delimiter)) {
     // An empty PATH entry means the current directory (execvp's rule).
     const candidate = path.resolve(cwd, entry, file);
     if (isDirectory(candidate) !== false) continue;
-    if (isExecutable(candidate)) return undefined;
-    foundButNotExecutable ??= candidate;
+    if (isExecutable(candidate)) return { path: candidate };
+    notExecutable ??= candidate;
   }
-  if (foundButNotExecutable) return `permission denied: ${foundButNotExecutable} is not executable`;
-  return `command not found: ${file}`;
+  return notExecutable ? { notExecutable } : {};
 }
 
 // What node-pty's forked child prints (perror) when chdir or exec fails, before exiting 1.

@@ -138,6 +138,13 @@ export class GridApp {
     return { selected: ui.selected, zoomed: ui.zoomed, layout: ui.layoutMode, hideIdle: ui.hideIdle, unseen: ui.attention.unseen, muted: ui.attention.muted };
   }
 
+  /** A line on the status line for a moment: news from belltower itself (a save that failed). */
+  say(text: string): void {
+    if (this.stopped) return;
+    this.ui = withNote(this.ui, text, this.now());
+    this.markChrome();
+  }
+
   /** Tell the listener when a part of the UI state that a restore brings back moved. */
   private kept(before: UiState): void {
     const ui = this.ui;

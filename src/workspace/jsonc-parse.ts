@@ -12,6 +12,10 @@ export interface Located {
   lineOf(path: JsonPath): number;
 }
 
+/** Deeper than this is no workspace a person wrote: a file nested 100 000 levels overflowed the
+ * stack. A value nested deeper is a syntax error at its line. */
+export const MAX_DEPTH = 32;
+
 export type ParseResult = { ok: true; located: Located } | { ok: false; line: number; message: string };
 
 /** `tiles[2].cwd` */
@@ -53,8 +57,9 @@ export function parseJsoncLocated(text: string): ParseResult {
 
   const value = (path: JsonPath): unknown => {
     skip();
-    lines.set(key(path), i);
     const c = text[i];
+    if (path.length >= MAX_DEPTH && (c === '{' || c === '[')) throw new SyntaxProblem(i, `nested deeper than ${MAX_DEPTH} levels`);
+    lines.set(key(path), i);
     if (c === '{') return object(path);
     if (c === '[') return array(path);
     if (c === '"') return string();
@@ -94,7 +99,8 @@ export function parseJsoncLocated(text: string): ParseResult {
       if (text[i] !== ':') throw new SyntaxProblem(i, `expected : after "${name}"`);
       i++;
       if (Object.hasOwn(out, name)) throw new SyntaxProblem(i, `"${name}" is given twice`);
-      out[name] = value([...path, name]);
+      // defineProperty: a "__proto__" key is a field like any other, never the object's prototype.
+      Object.defineProperty(out, name, { value: value([...path, name]), enumerable: true, writable: true, configurable: true });
       skip();
       if (text[i] === ',') i++;
       else if (text[i] !== '}') throw new SyntaxProblem(i, `expected , or } after "${name}", found ${describe(text[i])}`);

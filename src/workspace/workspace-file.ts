@@ -5,7 +5,7 @@
  *
  *   belltower.json:7: tiles[2].cwd: no such folder "/srv/ap"
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { SpecError, specWord, splitWords } from '../agents/launch-spec.js';
@@ -15,6 +15,7 @@ import { parseEscapeKey } from '../ui/keymap.js';
 import { resolveTiming, TimingError } from '../verdict/timing.js';
 import { parseJsoncLocated, showPath } from './jsonc-parse.js';
 import type { JsonPath } from './jsonc-parse.js';
+import { readWorkspaceFile } from './workspace-read.js';
 
 export const WORKSPACE_FILE = 'belltower.json';
 
@@ -68,6 +69,9 @@ export interface WorkspaceTile {
 
 export interface Workspace {
   file: string;
+  /** The file's real path and the SHA-256 of the bytes parsed: what the trust record names. */
+  realPath?: string;
+  sha256?: string;
   tiles: WorkspaceTile[];
   bell?: (typeof BELL_MODES)[number];
   notify?: NotifyChoice;
@@ -77,16 +81,14 @@ export interface Workspace {
 
 export type LoadResult = { ok: true; workspace: Workspace } | { ok: false; errors: string[] };
 
-/** Read and validate `file`. `shown` is how the file is named in errors (as the user gave it). */
+/** Read (only when it is safe to: workspace-read.ts) and validate `file`. `shown` is how the file
+ * is named in errors (as the user gave it). */
 export function loadWorkspace(file: string, shown = file): LoadResult {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, errors: [`${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (error as Error).message}`] };
-  }
-  return parseWorkspace(text, resolve(file), shown);
+  const read = readWorkspaceFile(file, shown);
+  if (!read.ok) return { ok: false, errors: [read.error] };
+  const parsed = parseWorkspace(read.file.text, resolve(file), shown);
+  if (!parsed.ok) return parsed;
+  return { ok: true, workspace: { ...parsed.workspace, realPath: read.file.realPath, sha256: read.file.sha256 } };
 }
 
 export function parseWorkspace(text: string, file: string, shown: string): LoadResult {

@@ -16,6 +16,13 @@ describe('printable', () => {
     expect(printable('a\tb')).toBe('a b');
   });
 
+  it('escapes zero-width and direction marks, but keeps the joiner inside an emoji sequence', () => {
+    const marks = ['\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u061c', '\u2066', '\u2067', '\u2068', '\u2069', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\ufeff'];
+    for (const mark of marks) expect(printable(`a${mark}b`)).toBe(`a\\u${mark.charCodeAt(0).toString(16).padStart(4, '0')}b`);
+    expect(printable('family 👨‍👩‍👧 and 🏳️‍🌈, 👋🏽‍x')).toBe('family 👨‍👩‍👧 and 🏳️‍🌈, 👋🏽\\u200dx');
+    expect(printable('rm -rf \u200d/')).toBe('rm -rf \\u200d/');
+  });
+
   it('cuts to a length with an ellipsis', () => {
     expect(printableLine('abcdef', 4)).toBe('abc…');
     expect(printableLine('abc', 4)).toBe('abc');

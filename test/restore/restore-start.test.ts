@@ -46,7 +46,7 @@ describe('starting with a saved workspace', () => {
     const file = fileWith(JSON.stringify(saved(null)));
     const yes = asker(true);
     expect((await chooseStart(file, 'api', {}, yes.ask)).kind).toBe('restore');
-    expect(yes.asked).toEqual([expect.stringMatching(/^Restore 1 tile from \d\d:\d\d \(belltower was killed\)\? \[Y\/n\] $/)]);
+    expect(yes.asked).toEqual([expect.stringMatching(/\nRestore 1 tile from \d\d:\d\d \(belltower was killed\)\? \[Y\/n\] $/)]);
     expect((await chooseStart(file, 'api', {}, asker(false).ask)).kind).toBe('fresh');
     expect((await chooseStart(file, 'api', {}, asker(null).ask)).kind).toBe('cancelled');
   });

@@ -55,10 +55,13 @@ export function summarizeWorkspace(workspace: Workspace, shown: string, ctx: Sum
       args = [];
     }
     name ??= path.basename(file);
-    const runs = [file, ...args].map(specWord).join(' ');
+    // A command line with shell syntax is the shell's to read: shown as written, and who reads it.
+    const script = file === '/bin/sh' && args.length === 2 && args[0] === '-c' ? args[1]! : undefined;
+    const runs = script ?? [file, ...args].map(specWord).join(' ');
     lines.push(`  ${i + 1} ${printable(name)}: ${printable(runs)}`);
     const found = ctx.findProgram(file, tile.cwd, env);
-    if (found && found !== file) {
+    if (script !== undefined) lines.push('      a shell command line, run by /bin/sh -c');
+    else if (found && found !== file) {
       const inside = found.startsWith(`${base}${path.sep}`);
       lines.push(`      runs ${printable(tilde(found))}${inside ? '   ! a program from this folder, not an installed one' : ''}`);
     }

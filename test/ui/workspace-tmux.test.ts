@@ -26,13 +26,20 @@ function shownTiles(screen: string): Map<string, string> {
 describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real terminal (tmux)', () => {
   it('belltower init, then belltower opens the workspace file\'s tiles', async () => {
     const folder = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-ws-')));
+    const state = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-state-')));
     // No agent on PATH: init lists what it finds (nothing) and a shell.
-    const init = await run(process.execPath, [bin, 'init'], { cwd: folder, env: { ...process.env, PATH: '/usr/bin:/bin', BELLTOWER_CLAUDE_BIN: '', BELLTOWER_CODEX_BIN: '', BELLTOWER_GEMINI_BIN: '' } });
+    const init = await run(process.execPath, [bin, 'init'], { cwd: folder, env: { ...process.env, BELLTOWER_STATE_DIR: state, PATH: '/usr/bin:/bin', BELLTOWER_CLAUDE_BIN: '', BELLTOWER_CODEX_BIN: '', BELLTOWER_GEMINI_BIN: '' } });
     expect(init.stdout).toMatch(/wrote belltower\.json: shell/);
     // A second tile, added by hand to the commented file, as a user would.
     const file = join(folder, 'belltower.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace('    { "name": "shell", "agent": "shell" },', '    { "name": "shell", "agent": "shell" },\n    { "name": "ticker", "command": "sh -c \'while :; do date; sleep 1; done\'" },'));
-    const { tmux, dir } = start([], { cols: 120, rows: 30 }, [], { cwd: folder });
+    // init trusted what it wrote; the edit makes belltower show the file's tiles and ask once.
+    const { tmux, dir } = start([], { cols: 120, rows: 30 }, [], { cwd: folder, env: { BELLTOWER_STATE_DIR: state } });
+    const asked = await tmux.waitFor('the question', (s) => s.includes('Start these tiles?'));
+    expect(asked).toContain('belltower.json changed since you trusted it');
+    expect(asked).toContain("2 ticker: sh -c 'while :; do date; sleep 1; done'");
+    tmux.type('y');
+    tmux.keys('Enter');
     await tmux.waitFor('the two tiles of the workspace', (s) => /[╭┏] 1 shell /.test(s) && /[╭┏] 2 ticker /.test(s) && /belltower · 2 tiles/.test(s));
     await quitCleanly(tmux, dir);
   });

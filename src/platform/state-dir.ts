@@ -5,10 +5,12 @@
  *   Linux: $XDG_STATE_HOME/belltower (env-paths calls it `log`); macOS/Windows: the app-data folder.
  * - `log`: diagnostics written by the logger.
  * - `runtime`: what dies with the session — per-tile hook folders, the control socket.
- *   Linux: $XDG_RUNTIME_DIR/belltower when set (a per-user 0700 tmpfs), else `<state>/run`: a
- *   folder in the user's home rather than one in the shared /tmp, where another user can create
- *   `/tmp/<user>` first. Only when that path is too long for a Unix socket does it fall back to
- *   `<tmp>/belltower-<uid>` (checked like every private folder: see private-dir.ts).
+ *   Linux: $XDG_RUNTIME_DIR/belltower when set (a per-user 0700 tmpfs). Without it, `<state>/run`
+ *   only when every control socket fits under it — at most 29 bytes on Linux, since a socket path
+ *   has 107 and the longest session name takes 78 — which a folder in a home folder never is
+ *   (`/home/a/.local/state/belltower/run` is 34): so in practice `<tmp>/belltower-<uid>`, in the
+ *   shared /tmp, checked like every private folder (private-dir.ts). Another user who creates it
+ *   first makes belltower refuse to start, naming it; they can read nothing.
  *
  * `BELLTOWER_STATE_DIR` puts all three under one folder (tests, portable installs, CI).
  */

@@ -24,12 +24,14 @@ describe('belltowerDirs', () => {
     });
   });
 
-  it('Linux without XDG_RUNTIME_DIR: the runtime folder is in the state folder, never in the shared /tmp', () => {
-    // /tmp/<user>/belltower could be created first by another user (env-paths' temp).
+  it('Linux without XDG_RUNTIME_DIR: the state folder only when every socket fits under it, which a home folder never does', () => {
+    // A short state folder (29 bytes of room) keeps the runtime in it, out of the shared /tmp.
     expect(belltowerDirs({ env: {}, platform: 'linux', base, uid: 1000, tmpdir: '/tmp' }).runtime).toBe('/S/belltower/run');
-    // Unless the control socket path would be too long: then a folder of our own directly in /tmp.
-    const deep = { ...base, log: `/home/${'x'.repeat(40)}/.local/state/belltower` };
-    expect(belltowerDirs({ env: {}, platform: 'linux', base: deep, uid: 1000, tmpdir: '/tmp' }).runtime).toBe('/tmp/belltower-1000');
+    // Every real home is too long: the shortest, /home/a, already is (docs/security.md says so).
+    for (const home of ['/home/a', '/root', `/home/${'x'.repeat(40)}`]) {
+      const real = { ...base, log: `${home}/.local/state/belltower` };
+      expect(belltowerDirs({ env: {}, platform: 'linux', base: real, uid: 1000, tmpdir: '/tmp' }).runtime).toBe('/tmp/belltower-1000');
+    }
   });
 
   it('a runtime folder that fits leaves room for the socket of the longest session name', () => {

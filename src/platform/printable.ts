@@ -20,10 +20,22 @@ const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 export function printable(text: string): string {
   return text.replace(UNSAFE, (ch, at: number) => {
     if (ch === '\t') return ' ';
-    if (ch === '\u200d' && EMOJI_BEFORE.test(text.slice(Math.max(0, at - 4), at)) && EMOJI_AFTER.test(text.slice(at + 1, at + 3))) return ch;
+    if (isEmojiJoiner(text, ch, at)) return ch;
     const code = ch.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
+}
+
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/** `text` without the invisible marks `printable` escapes (for text that cannot show an escape:
+ * a desktop notification), keeping a joiner inside an emoji sequence. */
+export function withoutInvisibleMarks(text: string): string {
+  return text.replace(INVISIBLE, (ch, at: number) => (isEmojiJoiner(text, ch, at) ? ch : ''));
+}
+
+function isEmojiJoiner(text: string, ch: string, at: number): boolean {
+  return ch === '\u200d' && EMOJI_BEFORE.test(text.slice(Math.max(0, at - 4), at)) && EMOJI_AFTER.test(text.slice(at + 1, at + 3));
 }
 
 /** `printable(text)` cut to at most `max` characters, with an ellipsis when cut. */

@@ -4,6 +4,7 @@
  * the text — the tile's name and the agent's own words, stripped of control characters and cut
  * to a sane length. Pure: the environment is an input.
  */
+import { withoutInvisibleMarks } from '../platform/printable.js';
 export type NotifyChoice = 'auto' | 'osc9' | 'osc777' | 'osc99' | 'off';
 export type Notifier = Exclude<NotifyChoice, 'auto'>;
 
@@ -90,10 +91,11 @@ export function passThrough(seq: string, wrap: 'tmux' | 'screen' | null): string
   return seq;
 }
 
-/** One line of text, no control characters (an agent's words must not drive the terminal). */
+/** One line of text, no control characters (an agent's words must not drive the terminal) and no
+ * invisible marks that hide or reorder what the notification shows. */
 export function clean(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex
-  const one = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const one = withoutInvisibleMarks(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
   const chars = Array.from(one);
   return chars.length <= max ? one : `${chars.slice(0, max - 1).join('')}…`;
 }

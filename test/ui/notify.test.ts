@@ -47,6 +47,8 @@ describe('notificationSequence', () => {
     expect(seq.slice(4, -2)).not.toMatch(/[\x00-\x1f]/);
     expect(clean('x'.repeat(500), 20)).toHaveLength(20);
     expect(clean('a\r\n\tb', 20)).toBe('a b');
+    // Invisible marks that hide or reorder text are dropped; an emoji's joiner stays.
+    expect(clean('rm\u200b -rf\u202e /\u2066x\u061c\ufeff 👨‍👩‍👧', 40)).toBe('rm -rf /x 👨‍👩‍👧');
   });
 
   it('words the body by what happened', () => {

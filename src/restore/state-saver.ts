@@ -98,7 +98,7 @@ export class StateSaver {
         this.options.logger('warn', 'cannot save the workspace state (a restore would bring back an older one)', { file: this.options.file, error: String(error) });
         const code = (error as NodeJS.ErrnoException).code;
         const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EDQUOT' ? 'over the disk quota' : code === 'EROFS' ? 'read-only file system' : (error as Error).message;
-        this.options.onTrouble?.(`cannot save this workspace for a restore (${why}); see the log`);
+        this.options.onTrouble?.(`cannot save for a restore: ${why}`);
       }
       this.failing = true;
     }

@@ -239,8 +239,16 @@ describe('restore with the real agents (tmux)', () => {
     tmux.keys('Enter');
     await tmux.waitFor('gemini back', (s) => headerOf(s, 1, 'gemini') !== undefined, 30_000);
     await tmux.waitFor('gemini redrew', (s) => !/restored ·/.test(headerOf(s, 1, 'gemini') ?? 'restored ·'), 60_000);
-    await sleep(3_000);
-    await control(['send', '1', 'What was the word?', '--enter'], session, env, home.cwd);
+    // The resumed Gemini drops what is typed until its prompt box is up, which can take seconds
+    // after its first hook: type until the words show in the box, then submit.
+    await waitForHook(session, env, home.cwd);
+    for (let tries = 0; ; tries++) {
+      await control(['send', '1', 'What was the word'], session, env, home.cwd);
+      const shown = await tmux.waitFor('the question in the prompt box', (s) => s.includes('> What was the word'), 5_000).then(() => true, () => false);
+      if (shown) break;
+      if (tries === 12) throw new Error('the resumed Gemini never took typed text');
+    }
+    await control(['send', '1', '?', '--enter'], session, env, home.cwd);
     await tmux.waitFor('gemini answered from the conversation', (s) => s.includes('The word was KIWI.'), 60_000);
     // (Gemini's prompt box takes a trailing "?" as its shortcut key: the question arrives without it.)
     const asked = JSON.stringify(api.mainRequests().at(-1)!.body);
@@ -251,3 +259,14 @@ describe('restore with the real agents (tmux)', () => {
     await quit(tmux, dir, 2);
   }, 300_000);
 });
+
+/** Until the tile's evidence holds a hook call (the agent is up and listening), or 90 s. */
+async function waitForHook(session: string, env: Record<string, string | undefined>, cwd: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const why = await control(['why', '1', '--json'], session, env, cwd).catch(() => '');
+    if (why.includes('"source":"hook"')) return;
+    if (Date.now() > deadline) throw new Error(`timed out after 90000 ms waiting for a hook from the restored tile; why: ${why}`);
+    await sleep(250);
+  }
+}

@@ -78,7 +78,7 @@ describe.skipIf(!canMount)('on a full disk (a real tmpfs)', () => {
     saver.flush(null);
     saver.flush('quit');
     saver.stop();
-    expect(said).toEqual(['cannot save this workspace for a restore (the disk is full); see the log']);
+    expect(said).toEqual(['cannot save for a restore: the disk is full']);
     expect(logged.filter((m) => m.startsWith('cannot save'))).toHaveLength(1);
     expect(fs.readdirSync(path.join(dir, 'workspaces'))).toEqual([]);
   });

@@ -11,6 +11,9 @@ import { SshCommandError } from '../remote/ssh-command.js';
 import { isCodingAgent } from './profile.js';
 import type { AgentName } from './profile.js';
 import { shellKind } from './shell-integration.js';
+import { SpecError, splitWords } from './spec-words.js';
+
+export { SpecError, specWord, splitWords } from './spec-words.js';
 
 export interface LaunchSpec {
   agent: AgentName;
@@ -81,41 +84,4 @@ function unquoted(text: string): string {
     } else out += ch;
   }
   return out;
-}
-
-export class SpecError extends Error {
-  override name = 'SpecError';
-}
-
-/** A word for a SPEC that `splitWords` reads back unchanged: bare when safe, else single-quoted. */
-export function specWord(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'"'"'`)}'`;
-}
-
-/** Split on blanks, honouring single and double quotes (no expansions: that is the shell's job). */
-export function splitWords(text: string): string[] {
-  const words: string[] = [];
-  let current = '';
-  let quote: '"' | "'" | null = null;
-  let inWord = false;
-  for (const ch of text) {
-    if (quote) {
-      if (ch === quote) quote = null;
-      else current += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      inWord = true;
-    } else if (/\s/.test(ch)) {
-      if (inWord) words.push(current);
-      current = '';
-      inWord = false;
-    } else {
-      current += ch;
-      inWord = true;
-    }
-  }
-  if (quote) throw new SpecError(`unbalanced ${quote} in "${text}"`);
-  if (inWord) words.push(current);
-  return words;
 }

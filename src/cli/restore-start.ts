@@ -14,7 +14,7 @@ import { parseWorkspaceState } from '../restore/workspace-state.js';
 import type { WorkspaceState } from '../restore/workspace-state.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
-import type { TileRequest } from './ui-command.js';
+import type { TileRequest } from './tile-request.js';
 
 export interface RestoreFlags {
   restore?: boolean;

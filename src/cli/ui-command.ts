@@ -4,7 +4,6 @@
  * stray output goes (the log file, never the screen).
  */
 import { basename, join } from 'node:path';
-import type { Conversation } from '../agents/conversation.js';
 import { captureState } from '../restore/capture.js';
 import type { TileExtras } from '../restore/capture.js';
 import { when } from '../restore/restore-plan.js';
@@ -12,7 +11,6 @@ import type { RestorePlan } from '../restore/restore-plan.js';
 import { readStateFile, stateFilePath } from '../restore/state-file.js';
 import { StateSaver } from '../restore/state-saver.js';
 import type { WorkspaceState } from '../restore/workspace-state.js';
-import type { RestoredTile } from '../tile/tile.js';
 import { askOnTerminal, startingTiles } from './restore-start.js';
 import { onExit } from 'signal-exit';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
@@ -39,6 +37,7 @@ import { EXIT, exitStatus } from './exit-codes.js';
 import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
 import { prepareRun, tileSetBase } from './run-setup.js';
+import type { TileRequest } from './tile-request.js';
 import type { CommonRunFlags } from './run-setup.js';
 
 export interface UiFlags extends CommonRunFlags {
@@ -57,30 +56,6 @@ export interface UiFlags extends CommonRunFlags {
   restore?: boolean;
   /** Ignore the saved workspace (it is replaced by this one's). */
   fresh?: boolean;
-}
-
-/** One tile to open: from the workspace file, or a SPEC on the command line. */
-export interface TileRequest {
-  spec: string;
-  name?: string;
-  cwd: string;
-  env?: Record<string, string>;
-  bell?: boolean;
-  notify?: boolean;
-  escapeKey?: string;
-  /** Hooks over ssh for a remote tile (`--remote-hooks` on the command line turns them on for all). */
-  remoteHooks?: boolean;
-  /** Timing overrides for this tile, over the ones for all. */
-  timing?: Record<string, number>;
-  /** Given on the command line: kept beside a restored workspace (the workspace file's are not). */
-  fromCommandLine?: boolean;
-  /** A restored tile: the conversation it resumes, what it showed, the size of its saved screen,
-   * and whether it is still unseen or muted. */
-  conversation?: Conversation;
-  restored?: RestoredTile;
-  size?: { cols: number; rows: number };
-  unseen?: boolean;
-  muted?: boolean;
 }
 
 export interface UiStyle {

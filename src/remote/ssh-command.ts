@@ -6,7 +6,7 @@
  * `ssh host claude --model opus` and `ssh host 'claude --model opus'` run the same thing; the
  * agent is recognised from that joined line.
  */
-import { splitWords } from '../agents/launch-spec.js';
+import { splitWords } from '../agents/spec-words.js';
 
 export interface SshCommand {
   /** ssh's own options, as given (values included), in order. */

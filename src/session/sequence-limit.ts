@@ -23,7 +23,8 @@ const STRING = 2;
 /** Past the bound: skipping to the string's end. */
 const DROPPING = 3;
 
-const INTRODUCERS = /[\x1b\x90\x98\x9d\x9e\x9f]/g;
+const C1_INTRODUCER = /[\x90\x98\x9d\x9e\x9f]/;
+const INTRODUCERS_C1 = /[\x90\x98\x9d\x9e\x9f]/g;
 const OSC_END = /[\x07\x1b\x9c\x18\x1a]/g;
 const STRING_END = /[\x1b\x9c\x18\x1a]/g;
 const CAN = '\x18';
@@ -48,14 +49,25 @@ export class SequenceLimiter {
       out.push(data.slice(kept, from), insert);
       kept = to;
     };
+    // C1 introducers (U+0090…U+009F) are rare in decoded output: look for them only in a chunk
+    // that has one, and otherwise jump from ESC to ESC (this runs over every byte of a flood).
+    // -1: none left in this chunk; -2: not looked for yet.
+    let c1 = C1_INTRODUCER.test(data) ? -2 : -1;
     while (i < data.length) {
       if (this.state === GROUND) {
-        INTRODUCERS.lastIndex = i;
-        const found = INTRODUCERS.exec(data);
-        if (!found) break;
-        i = found.index + 1;
-        if (found[0] === '\x1b') this.state = ESCAPE;
-        else this.begin(found[0] === '\x9d');
+        const esc = data.indexOf('\x1b', i);
+        if (c1 === -2 || (c1 >= 0 && c1 < i)) {
+          INTRODUCERS_C1.lastIndex = i;
+          c1 = INTRODUCERS_C1.exec(data)?.index ?? -1;
+        }
+        if (c1 >= 0 && (esc === -1 || c1 < esc)) {
+          this.begin(data[c1] === '\x9d');
+          i = c1 + 1;
+          continue;
+        }
+        if (esc === -1) break;
+        i = esc + 1;
+        this.state = ESCAPE;
         continue;
       }
       if (this.state === ESCAPE) {

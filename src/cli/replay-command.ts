@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { printable } from '../platform/printable.js';
 import { parseRecording, RecordingError } from '../record/format.js';
-import { replay } from '../record/replay.js';
-import type { VerdictRow } from '../record/replay.js';
+import { replay } from '../tile/replay.js';
+import type { VerdictRow } from '../tile/replay.js';
 import type { Output } from './output.js';
 
 export interface ReplayFlags {

@@ -5,7 +5,7 @@
  * (Claude shows its idle glyph during a permission prompt; Gemini's ✋ also shows for a quiet
  * shell) and never done (a glyph cannot tell a finished turn from /clear's redraw).
  */
-import type { GlyphRange, TitleGlyphs, TitleMeaning } from '../agents/title-glyphs.js';
+import type { GlyphRange, TitleGlyphs, TitleMeaning } from './title-rules.js';
 import type { SourceSignal } from '../verdict/signals.js';
 
 /** Titles arrive with OSC 0 (icon name and title) and OSC 2 (title). */

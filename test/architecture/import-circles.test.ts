@@ -3,75 +3,9 @@
  * without dragging in the modules that import it. Type-only imports count: a circle of types is
  * still two files that cannot be understood apart. A new circle fails here, naming its files.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const src = path.join(import.meta.dirname, '..', '..', 'src');
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(full);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
-
-/** Each file's relative imports and re-exports (`import … from './x.js'`, `export … from`), as files. */
-export function importGraph(files: readonly string[]): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const text = fs.readFileSync(file, 'utf8');
-    const targets: string[] = [];
-    for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)) {
-      const base = path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, '');
-      const found = [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((candidate) => fs.existsSync(candidate));
-      if (found) targets.push(found);
-    }
-    for (const match of text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)) {
-      const base = path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, '');
-      const found = [`${base}.ts`, `${base}.tsx`].find((candidate) => fs.existsSync(candidate));
-      if (found) targets.push(found);
-    }
-    graph.set(file, targets);
-  }
-  return graph;
-}
-
-/** The strongly connected parts with more than one file (Tarjan): each is a circle. */
-export function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (v: string): void => {
-    index.set(v, next);
-    low.set(v, next);
-    next++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const part: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        part.push(w);
-      } while (w !== v);
-      if (part.length > 1) found.push(part.sort());
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
-}
+import { circles, importGraph, sources, SRC as src } from '../support/import-graph.js';
 
 describe('the import graph of src/', () => {
   it('has no circles', () => {

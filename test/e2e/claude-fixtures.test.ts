@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecording } from '../../src/record/format.js';
 import type { RecordingLine, VerdictLine } from '../../src/record/format.js';
-import { replay } from '../../src/record/replay.js';
+import { replay } from '../../src/tile/replay.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-2.1.332');
 

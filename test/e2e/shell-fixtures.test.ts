@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRecording } from '../../src/record/format.js';
-import { replay } from '../../src/record/replay.js';
+import { replay } from '../../src/tile/replay.js';
 import { HeadlessAgent } from '../support/headless-agent.js';
 import { installed } from '../tile/helpers.js';
 import { fixtureText } from './headless-driver.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRecording, RecordingError } from '../../src/record/format.js';
 import { Recorder } from '../../src/record/recorder.js';
-import { replay } from '../../src/record/replay.js';
+import { replay } from '../../src/tile/replay.js';
 
 const header = '{"type":"header","format":"belltower-recording","version":1,"agent":"claude","cols":120,"rows":40,"startedAt":"2026-11-30T09:39:44.000Z"}';
 

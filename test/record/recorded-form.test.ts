@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { profileFor } from '../../src/agents/registry.js';
 import { parseRecording, type RecordingLine } from '../../src/record/format.js';
 import { recordedForm } from '../../src/record/recorded-form.js';
-import { replay } from '../../src/record/replay.js';
+import { replay } from '../../src/tile/replay.js';
 import { decodeBase64 } from '../../src/sources/psp.js';
 
 const root = join(import.meta.dirname, '..', '..', 'fixtures');

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecording } from '../../src/record/format.js';
-import { replay } from '../../src/record/replay.js';
+import { replay } from '../../src/tile/replay.js';
 
 const root = join(import.meta.dirname, '..', '..', 'fixtures');
 

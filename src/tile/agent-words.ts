@@ -7,7 +7,7 @@
  * never reach the engine, a recording or a verdict line. Pure; unknown shapes give nothing.
  */
 import type { Evidence } from '../record/format.js';
-import { parsePsp } from './psp.js';
+import { parsePsp } from '../sources/psp.js';
 
 export type WordsFor = 'blocked' | 'done' | 'failed';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentWords } from '../../src/sources/agent-words.js';
+import { agentWords } from '../../src/tile/agent-words.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 

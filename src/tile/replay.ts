@@ -5,15 +5,15 @@
  */
 import { profileFor } from '../agents/registry.js';
 import { Screen } from '../session/screen.js';
-import { createBannerReader } from '../tile/banner-reader.js';
-import { createLoginReader } from '../tile/login-reader.js';
-import { TilePipeline } from '../tile/tile-pipeline.js';
+import { createBannerReader } from './banner-reader.js';
+import { createLoginReader } from './login-reader.js';
+import { TilePipeline } from './tile-pipeline.js';
 import { resolveTiming } from '../verdict/timing.js';
-import type { ParsedRecording, RecordingLine, VerdictLine } from './format.js';
-import { verdictRow } from './verdict-row.js';
-import type { VerdictRow } from './verdict-row.js';
+import type { ParsedRecording, RecordingLine, VerdictLine } from '../record/format.js';
+import { verdictRow } from '../record/verdict-row.js';
+import type { VerdictRow } from '../record/verdict-row.js';
 
-export type { VerdictRow } from './verdict-row.js';
+export type { VerdictRow } from '../record/verdict-row.js';
 
 export interface Difference {
   index: number;

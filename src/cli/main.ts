@@ -7,7 +7,7 @@ import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { addCommand, closeCommand, lsCommand, renameCommand, restartCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
 import { demoCommand } from './demo-command.js';
-import { mistypedName } from './did-you-mean.js';
+import { closestName, mistypedName } from './did-you-mean.js';
 import { EXIT, EXIT_STATUS_HELP } from './exit-codes.js';
 import { splitWords } from '../agents/launch-spec.js';
 import { launchProblem } from '../session/launch-check.js';
@@ -29,7 +29,7 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .version(packageVersion(), '-v, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.line(s.trimEnd()), writeErr: (s) => out.error(s.trimEnd()) })
-    .helpCommand('help [command]', 'show the help of belltower, or of one command')
+    .helpCommand(false)
     .addHelpText('after', `\n${EXIT_STATUS_HELP}`);
 
   const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -59,6 +59,28 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .action(async (specs: string[], flags: GridFlags) => {
       if (mistyped(program, specs, out)) return setExit(EXIT.usage);
       setExit(await gridCommand(specs, flags, out));
+    });
+
+  // Our own help command: one for a name that is no command says so (commander's printed the
+  // top-level help and exited 1, as if the user had asked for it).
+  program
+    .command('help')
+    .description('show the help of belltower, or of one command')
+    .argument('[command]')
+    .action((name: string | undefined) => {
+      if (name === undefined) {
+        program.outputHelp();
+        return setExit(EXIT.ok);
+      }
+      const command = program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+      if (!command || command.name() === 'help') {
+        const names = program.commands.map((c) => c.name());
+        const close = closestName(name, names);
+        out.error(`belltower: there is no command "${name}"${close ? ` (did you mean: belltower help ${close}?)` : ''}; every command: belltower help`);
+        return setExit(EXIT.usage);
+      }
+      command.outputHelp();
+      return setExit(EXIT.ok);
     });
 
   program
@@ -187,13 +209,16 @@ const SPEC_NAMES = ['claude', 'codex', 'gemini', 'shell'];
 
 /** `belltower lss`: a typo of a command, not a program to run. Says so (and what to type) when it is. */
 function mistyped(program: Command, specs: string[], out: Output): boolean {
-  let first: string | undefined;
+  // Only a SPEC that is one bare word can be a mistyped command: "cd /tmp && ls" is a command
+  // line whose first word happens to be close to `ls`.
+  let words: string[];
   try {
-    first = splitWords(specs[0] ?? '')[0];
+    words = splitWords(specs[0] ?? '');
   } catch {
     return false; // unbalanced quotes: the SPEC parser words that
   }
-  if (first === undefined) return false;
+  const first = words[0];
+  if (first === undefined || words.length > 1 || !/^[\w.-]+$/.test(first)) return false;
   const names = [...program.commands.map((c) => c.name()), 'help', ...SPEC_NAMES];
   const runnable = (word: string) => launchProblem(word, process.cwd(), process.env) === undefined;
   const suggestion = mistypedName(first, names, runnable);
@@ -225,7 +250,14 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     await program.parseAsync(argv);
   } catch (error) {
     // A refusal is one line and exit 2; a crash logs its stack and points there (refusal.ts).
-    code = error instanceof CommanderError ? error.exitCode : reportFailure(error, out);
+    code = error instanceof CommanderError ? commanderStatus(error) : reportFailure(error, out);
   }
   process.exitCode = code;
+}
+
+/** What commander stopped for, as the README's table has it: help and the version are 0, every
+ * usage error (an unknown option or command, a missing argument) is 2. */
+function commanderStatus(error: CommanderError): number {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+  return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
 }

@@ -33,6 +33,7 @@ import type { NotifyChoice } from '../ui/notify.js';
 import { resolveTiming } from '../verdict/timing.js';
 import { parseDuration } from './duration.js';
 import { UserTerminal } from '../ui/user-terminal.js';
+import { launchProblem } from '../session/launch-check.js';
 import { EXIT, exitStatus } from './exit-codes.js';
 import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -126,6 +127,17 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   if ('error' in setup) {
     out.error(`belltower: ${setup.error}`);
     return EXIT.usage;
+  }
+  // A program that is not there is said before anything starts (README "Commands"), with its
+  // name: a blank tile that says `exited` is no way to learn of a typo.
+  for (const [i, launch] of setup.launches.entries()) {
+    const request = requests[i]!;
+    const problem = launchProblem(launch.file, request.cwd, { ...process.env, ...request.env });
+    if (problem) {
+      const where = request.fromCommandLine ? (launch.spec.trim() === launch.file ? '' : ` (in "${launch.spec}")`) : ` (tile ${i + 1}${request.name ? ` ${request.name}` : ''} of the workspace file)`;
+      out.error(`belltower: ${problem}${where}; nothing started`);
+      return EXIT.usage;
+    }
   }
   const dirs = belltowerDirs();
   const persist = style.persist !== false;

@@ -8,6 +8,7 @@ import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { TileInfo } from '../control/protocol.js';
 import type { Logger } from '../platform/logger.js';
+import { launchProblem } from '../session/launch-check.js';
 import { routePtyWriteErrors } from '../session/pty-write-errors.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
 import { TERMINAL_SIZE } from '../session/terminal-size.js';
@@ -140,6 +141,8 @@ export class TileSet implements WorkspaceView {
     }
     const cwd = resolve(this.options.cwd, options.cwd ?? '.');
     if (!isFolder(cwd)) return `no such folder: ${cwd}`;
+    const missing = launchProblem(launch.file, cwd, this.options.env);
+    if (missing) return missing;
     if (options.name !== undefined) {
       const problem = nameProblem(options.name, this.tiles.map((t) => t.name));
       if (problem) return problem;

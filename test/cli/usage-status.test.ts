@@ -3,12 +3,13 @@
  * command, a missing argument, `help` for a name that is no command. Help and the version exit 0.
  * Only a SPEC of one bare word can be a mistyped command: a shell command line is a command line.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../tile/helpers.js';
 
 const exec = promisify(execFile);
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'belltower.js');
@@ -58,4 +59,45 @@ describe('exit statuses of usage errors', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('did you mean:    belltower ls');
   });
+});
+
+describe('a program that is not there', () => {
+  it('on the command line: said with its name before anything starts, exit 2', async () => {
+    const bare = await belltower('nosuchprog');
+    expect(bare.code).toBe(2);
+    expect(bare.stderr.trim()).toBe('belltower: command not found: nosuchprog; nothing started');
+    const inLine = await belltower('shell', 'nosuchprog --flag');
+    expect(inLine.code).toBe(2);
+    expect(inLine.stderr.trim()).toBe('belltower: command not found: nosuchprog (in "nosuchprog --flag"); nothing started');
+  });
+
+  it('in a (trusted) workspace file: said with the tile, exit 2', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'belltower-missing-'));
+    try {
+      writeFileSync(join(folder, 'belltower.json'), JSON.stringify({ tiles: [{ agent: 'shell' }, { name: 'build', command: 'nosuchprog all' }] }));
+      const run = (...args: string[]) => exec(process.execPath, [bin, ...args], { cwd: folder, env: { ...process.env, BELLTOWER_STATE_DIR: state, CI: '' } }).then(() => 0, (e: { code: number; stderr: string }) => e);
+      expect(await run('trust')).toBe(0);
+      const result = (await run()) as { code: number; stderr: string };
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toBe('belltower: command not found: nosuchprog (tile 2 build of the workspace file); nothing started');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('belltower add refuses it, and the running tiles go on', async () => {
+    const child = spawn(process.execPath, [bin, 'run', '--headless', '--session', 'add-missing', 'sleep 30'], { env: { ...process.env, BELLTOWER_STATE_DIR: state, CI: '' } });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    try {
+      await until('the tile working', () => out.includes('"to":"working"'));
+      const added = await belltower('add', '--session', 'add-missing', 'nosuchprog');
+      expect(added.code).toBe(1);
+      expect(added.stderr.trim()).toBe('belltower: command not found: nosuchprog');
+      const listed = await belltower('ls', '--session', 'add-missing', '--json');
+      expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(1);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 30_000);
 });

@@ -65,7 +65,7 @@ describe('the built CLI', () => {
   });
 
   it('without a terminal, the grid says it needs one and what to run instead', async () => {
-    const result = await belltower('claude', 'npm test');
+    const result = await belltower('shell', 'npm test');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/the full-screen UI needs a terminal/);
     expect(result.stderr).toContain('belltower run --headless');

@@ -88,6 +88,13 @@ function notNews(state: EngineState, signal: Signal): string | null {
     if (signal.type === 'turn-start' && signal.real && state.queuedPrompts > 0 && !state.turnOpen) return null;
     return 'the hooks report work first-hand; the transcript restates it late';
   }
+  // The agent itself says it waits on the user (OSC 7501, a hook, its notification): no prompt can
+  // be submitted into its dialog, so a transcript prompt record now was written before the question
+  // and read after it (Codex's rollout: 26 ms after OSC 7501 blocked, the tile went back to
+  // working). The answer shows as the agent's own working, or the transcript's tool records.
+  if (signal.source === 'transcript' && signal.type === 'turn-start' && signal.real && state.verdict.state === 'blocked' && isFirstParty(state.verdict.source)) {
+    return 'the agent says it is blocked; a prompt record cannot answer its question (written before it, read after)';
+  }
   return null;
 }
 

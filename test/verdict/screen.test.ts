@@ -192,6 +192,19 @@ describe('with hooks, the transcript restating work decides nothing', () => {
     expect(s.rings).toEqual(['blocked']);
   });
 
+  it('without prompt hooks (Codex), a prompt record read after OSC 7501 blocked does not pull it back to working', () => {
+    const s = new Scenario({ promptsFromHooks: false })
+      .at(2_922, 'psp', { type: 'working' })
+      .at(3_326, 'psp', { type: 'blocked', kind: 'permission' })
+      .at(3_369, 'transcript', { type: 'turn-start', real: true })
+      .until(6_000);
+    expect(s.now).toBe('blocked');
+    expect(s.rings).toEqual(['blocked']);
+    // The answer: the agent's own working, then its turn's end.
+    s.at(7_000, 'psp', { type: 'working' }).at(8_000, 'psp', { type: 'turn-end' }).until(20_000);
+    expect(s.now).toBe('done');
+  });
+
   it('a late tool record does not cancel the held done of a Stop; its turn end joins it', () => {
     const s = new Scenario()
       .at(1_000, 'hook', prompt)

@@ -73,12 +73,12 @@ fi
 bt_wait 50
 inserted=
 if [ -n "$d" ] && [ -f "$d/ready" ] && bt_mine "$d"; then
-  echo "$$ $(uname -n)" > "$d/pid"
   [ -f "$d/args" ] && inserted=$(cat "$d/args")
   trap 'rm -rf "$d"' EXIT
   trap 'exit 129' HUP
   trap 'exit 143' TERM
   trap 'exit 130' INT
+  echo "$$ $(uname -n)" > "$d/pid"
 fi
 eval "$head $inserted $tail"`;
 

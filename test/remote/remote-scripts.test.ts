@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOOT, BOOT_WAIT_TENTHS, PREPARE, WRITE, remoteSh, writePayload } from '../../src/remote/remote-scripts.js';
+import { pgrep, until } from '../tile/helpers.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -196,6 +197,9 @@ describe('BOOT: runs the agent with the folder’s arguments, then removes the f
     const deadline = Date.now() + 5_000;
     while (!fs.existsSync(path.join(dir, 'pid')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe(`${child.pid} ${os.hostname()}`);
+    // The connection drops while the agent runs: once BOOT has started it (a HUP in the instant
+    // before, with the agent not yet in the group, would wait for the agent to end by itself).
+    await until('the agent running', () => pgrep('-g', String(child.pid)).length >= 2, 10_000);
     process.kill(-child.pid!, 'SIGHUP'); // what sshd does to the session when the connection drops
     expect(await exited).toBe(129);
     expect(fs.existsSync(dir)).toBe(false);

@@ -9,8 +9,9 @@
 // invisible marks that hide or reorder what a reader sees: zero-width space, joiners and
 // direction marks (U+200B–U+200F), the Arabic letter mark (U+061C), the bidirectional embeddings,
 // overrides and isolates (U+202A–U+202E, U+2066–U+2069), and the zero-width no-break space.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const INVISIBLE_MARKS = '\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff';
+const INVISIBLE = new RegExp(`[${INVISIBLE_MARKS}]`, 'g');
+const UNSAFE = new RegExp(`[\u0000-\u001f\u007f-\u009f\u2028\u2029${INVISIBLE_MARKS}]`, 'g');
 /** A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is part of the picture, not a hidden mark. */
 const EMOJI_BEFORE = /\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
@@ -25,8 +26,6 @@ export function printable(text: string): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
-
-const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /** `text` without the invisible marks `printable` escapes (for text that cannot show an escape:
  * a desktop notification), keeping a joiner inside an emoji sequence. */

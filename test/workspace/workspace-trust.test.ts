@@ -64,9 +64,8 @@ describe('reading a workspace file', () => {
   it('refuses a FIFO without opening it (no wait for a writer), and a device behind your own link', () => {
     const dir = tempDir();
     execFileSync('mkfifo', [path.join(dir, 'belltower.json')]);
-    const started = Date.now();
+    // Opening it would wait for a writer forever: that this returns at all is the proof.
     expect(readWorkspaceFile(path.join(dir, 'belltower.json'), 'belltower.json')).toEqual({ ok: false, error: 'belltower.json: is a FIFO, not a file: belltower does not open it' });
-    expect(Date.now() - started).toBeLessThan(5_000);
     const other = tempDir();
     fs.symlinkSync('/dev/zero', path.join(other, 'belltower.json'));
     expect(readWorkspaceFile(path.join(other, 'belltower.json'), 'belltower.json')).toMatchObject({ ok: false, error: expect.stringContaining('is a device, not a file') });

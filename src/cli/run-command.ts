@@ -19,7 +19,7 @@ import { EXIT, exitStatus } from './exit-codes.js';
 import { admitWorkspace } from './workspace-trust.js';
 import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
-import { prepareRun, tileSetBase } from './run-setup.js';
+import { prepareRun, tileSetBase, withWorkspaceTiming } from './run-setup.js';
 import type { CommonRunFlags } from './run-setup.js';
 
 export interface RunFlags extends CommonRunFlags {
@@ -64,7 +64,7 @@ export async function runHeadlessWorkspace(specs: string[], flags: RunFlags, out
   const { workspace } = loaded;
   const refused = await admitWorkspace(workspace, flags.config, { ask: null, show: () => {}, out });
   if (refused !== null) return refused;
-  const timing = [...Object.entries(workspace.timing).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])];
+  const timing = withWorkspaceTiming(workspace.timing, flags.timing);
   const tiles: HeadlessTile[] = [
     ...workspace.tiles.map((t) => ({ ...(t.name ? { name: t.name } : {}), cwd: t.cwd, env: t.env, timing: t.timing, ...(t.remoteHooks !== undefined ? { remoteHooks: t.remoteHooks } : {}) })),
     ...specs.map(() => ({})),

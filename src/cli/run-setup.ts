@@ -66,6 +66,12 @@ export function recordDirProblem(dir: string): string | null {
   }
 }
 
+/** A workspace file's timing overrides as `--timing` flags, before the command line's own (which
+ * win, coming later). */
+export function withWorkspaceTiming(workspace: Readonly<Record<string, number>> | undefined, flags: readonly string[] | undefined): string[] {
+  return [...Object.entries(workspace ?? {}).map(([name, ms]) => `${name}=${ms}`), ...(flags ?? [])];
+}
+
 /** `--timing conflictWindowMs=1000` → { conflictWindowMs: 1000 } (validated by resolveTiming). */
 export function parseTimingFlags(values: string[]): Record<string, unknown> {
   const overrides: Record<string, unknown> = {};

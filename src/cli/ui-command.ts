@@ -37,7 +37,7 @@ import { launchProblem } from '../session/launch-check.js';
 import { EXIT, exitStatus } from './exit-codes.js';
 import type { EndingSignal } from './exit-codes.js';
 import type { Output } from './output.js';
-import { prepareRun, tileSetBase } from './run-setup.js';
+import { prepareRun, tileSetBase, withWorkspaceTiming } from './run-setup.js';
 import type { TileRequest } from './tile-request.js';
 import type { CommonRunFlags } from './run-setup.js';
 
@@ -117,7 +117,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     out.error('belltower: --restore and --fresh contradict each other: give one');
     return EXIT.usage;
   }
-  const runFlags = { ...flags, timing: [...Object.entries(ws.timing ?? {}).map(([k, v]) => `${k}=${v}`), ...(flags.timing ?? [])] };
+  const runFlags = { ...flags, timing: withWorkspaceTiming(ws.timing, flags.timing) };
   const defaultSession = style.defaultSession ?? sessionFromFolder(process.cwd());
   let setup = prepareRun(
     requests.map((r) => r.spec),

@@ -2,6 +2,7 @@
 import { ControlClientError, findSession, request } from '../control/control-client.js';
 import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
 import { WAIT_TARGETS } from '../control/protocol.js';
+import { tileNameProblem } from '../control/tile-name.js';
 import { resolve } from 'node:path';
 import { printable } from '../platform/printable.js';
 import { remoteWhy } from '../remote/remote-why.js';
@@ -66,7 +67,11 @@ export async function waitCommand(tile: string, flags: { for?: string; timeout?:
   if (!(WAIT_TARGETS as readonly string[]).includes(target)) return fail(out, `--for takes one of ${WAIT_TARGETS.join(', ')}`, 2);
   const timeout = readDuration(flags.timeout ?? '10m', '--timeout');
   if ('error' in timeout) return fail(out, timeout.error, 2);
-  const reply = await call(out, flags.session, { op: 'wait', tile, for: target, timeoutMs: timeout.ms });
+  // The text goes along so that a timeout is told as the user wrote it ("timed out after 20s"; a
+  // bare number is seconds).
+  const given = (flags.timeout ?? '10m').trim();
+  const timeoutText = /^\d+(\.\d+)?$/.test(given) ? `${given}s` : given;
+  const reply = await call(out, flags.session, { op: 'wait', tile, for: target, timeoutMs: timeout.ms, ...(timeoutText.length <= 64 ? { timeoutText } : {}) });
   if (typeof reply === 'number') return reply;
   if (!reply.ok) return reply.timeout ? fail(out, reply.error, TIMEOUT_EXIT) : fail(out, reply.error);
   if ('reached' in reply) out.line(formatTile(reply.reached));
@@ -75,6 +80,8 @@ export async function waitCommand(tile: string, flags: { for?: string; timeout?:
 
 /** `belltower add SPEC [--name N] [--cwd DIR]`: a new tile in the running belltower. */
 export async function addCommand(spec: string, flags: { name?: string; cwd?: string; session?: string }, out: Output): Promise<number> {
+  const problem = flags.name === undefined ? null : tileNameProblem(flags.name);
+  if (problem) return fail(out, problem, 2);
   // A relative folder means the caller's, not the running belltower's.
   const cwd = resolve(process.cwd(), flags.cwd ?? '.');
   return changed(out, await call(out, flags.session, { op: 'add', spec, cwd, ...(flags.name ? { name: flags.name } : {}) }));
@@ -89,6 +96,8 @@ export async function restartCommand(tile: string, flags: { session?: string }, 
 }
 
 export async function renameCommand(tile: string, name: string, flags: { session?: string }, out: Output): Promise<number> {
+  const problem = tileNameProblem(name);
+  if (problem) return fail(out, problem, 2);
   return changed(out, await call(out, flags.session, { op: 'rename', tile, name }));
 }
 

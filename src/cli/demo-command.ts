@@ -71,7 +71,8 @@ export async function demoCommand(flags: { seconds?: string; lines?: boolean; ti
       ...(seconds === undefined ? {} : { stopAfterMs: seconds * 1000 }),
     });
   }
-  return demoLines(seconds ?? 30, out);
+  // Said back as the user wrote it (`--seconds 0.50` is "0.50s").
+  return demoLines(seconds ?? 30, flags.seconds?.trim() ?? '30', out);
 }
 
 /** CI services set `CI` (to anything but "false" or "0"). */
@@ -79,8 +80,8 @@ export function inCi(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
 }
 
-async function demoLines(seconds: number, out: Output): Promise<number> {
-  out.line(`belltower demo: ${DEMO_AGENTS.length} simulated agents for ${seconds}s (Ctrl-C ends it sooner). 🔔 marks where belltower rings.`);
+async function demoLines(seconds: number, given: string, out: Output): Promise<number> {
+  out.line(`belltower demo: ${DEMO_AGENTS.length} simulated agents for ${given}s (Ctrl-C ends it sooner). 🔔 marks where belltower rings.`);
   return runHeadless(demoSpecs(), { headless: true, session: `demo-${process.pid}` }, out, {
     format: formatDemoLine,
     stopAfterMs: seconds * 1000,

@@ -155,9 +155,9 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
 
   program
     .command('wait')
-    .description('block until the tile reaches a state; exit 0, or 124 on timeout')
+    .description('block until the tile reaches a state; exit 0, 124 on timeout, or 1 if the tile exits first')
     .argument('<tile>')
-    .option('--for <state>', 'done | blocked | idle | exited | any', 'done')
+    .option('--for <state>', 'done | blocked | idle | exited | any | finished (its command or turn ended, however long it ran)', 'done')
     .option('--timeout <duration>', 'e.g. 30s, 10m, 1h', '10m')
     .option('--session <name>', 'which running belltower')
     .action(async (tile: string, flags: { for?: string; timeout?: string; session?: string }) => setExit(await waitCommand(tile, flags, out)));

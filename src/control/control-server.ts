@@ -8,6 +8,7 @@ import { createConnection, createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../platform/private-dir.js';
+import { formatDuration } from '../verdict/duration.js';
 import { findTile } from './control-target.js';
 import type { ControlTarget } from './control-target.js';
 import { parseRequest, PROTOCOL_VERSION, reaches } from './protocol.js';
@@ -169,8 +170,9 @@ export class ControlServer {
     // wait: already there counts as reached; otherwise the next change that gets there.
     if (reaches(tile, request.for)) return reply({ v, id, ok: true, reached: tile });
     const goal = request.for;
+    const becoming = goal === 'finished' ? 'its command or turn finished' : `becoming ${goal}`;
     // An exited tile will never get there: say so now rather than at the timeout.
-    const gone = (info: TileInfo): ControlReply => ({ v, id, ok: false, error: `tile ${info.id} (${info.name}) exited (${info.reason}) before becoming ${goal}` });
+    const gone = (info: TileInfo): ControlReply => ({ v, id, ok: false, error: `tile ${info.id} (${info.name}) exited (${info.reason}) before ${becoming}` });
     const ended = (info: TileInfo) => info.state === 'exited' || info.exit !== undefined;
     if (ended(tile) && goal !== 'any') return reply(gone(tile));
     if (waits.open >= MAX_WAITS_PER_CONNECTION) {
@@ -194,7 +196,10 @@ export class ControlServer {
       if (goal === 'any' || reaches(changed, goal)) finish({ v, id, ok: true, reached: changed });
       else if (ended(changed)) finish(gone(changed));
     });
-    const timer = setTimeout(() => finish({ v, id, ok: false, timeout: true, error: `tile ${tile.id} did not become ${goal} within ${request.timeoutMs} ms` }), request.timeoutMs);
+    // The timeout in the user's own words (`20s`, not 20000 ms).
+    const after = request.timeoutText ?? formatDuration(request.timeoutMs);
+    const missed = goal === 'finished' ? 'did not finish its command or turn' : `did not become ${goal}`;
+    const timer = setTimeout(() => finish({ v, id, ok: false, timeout: true, error: `tile ${tile.id} (${tile.name}) ${missed}: timed out after ${after}` }), request.timeoutMs);
     socket.once('close', cancel);
     this.waits.add(cancel);
   }

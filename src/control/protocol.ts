@@ -7,28 +7,37 @@ import { z } from 'zod';
 import { MAX_DURATION_MS } from '../verdict/duration.js';
 import { TILE_STATES } from '../verdict/state.js';
 import type { TileStateName, WhyEntry } from '../verdict/state.js';
+import { tileNameProblem } from './tile-name.js';
 
 export const PROTOCOL_VERSION = 1;
 
-export const WAIT_TARGETS = ['done', 'blocked', 'idle', 'exited', 'any'] as const;
+export const WAIT_TARGETS = ['done', 'blocked', 'idle', 'exited', 'finished', 'any'] as const;
 export type WaitTarget = (typeof WAIT_TARGETS)[number];
 
 const base = { v: z.literal(PROTOCOL_VERSION), id: z.number().int().nonnegative() };
+
+/** A tile's name, refused in the words every other place that takes one uses (tile-name.ts). */
+const tileName = z.string().superRefine((name, ctx) => {
+  const problem = tileNameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const requestSchema = z.discriminatedUnion('op', [
   z.object({ ...base, op: z.literal('ls') }),
   z.object({ ...base, op: z.literal('why'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('send'), tile: z.string().min(1), text: z.string(), enter: z.boolean().default(false) }),
-  z.object({ ...base, op: z.literal('add'), spec: z.string().min(1).max(4096), name: z.string().min(1).max(40).optional(), cwd: z.string().min(1).max(4096).optional() }),
+  z.object({ ...base, op: z.literal('add'), spec: z.string().min(1).max(4096), name: tileName.optional(), cwd: z.string().min(1).max(4096).optional() }),
   z.object({ ...base, op: z.literal('close'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('restart'), tile: z.string().min(1) }),
-  z.object({ ...base, op: z.literal('rename'), tile: z.string().min(1), name: z.string().min(1).max(40) }),
+  z.object({ ...base, op: z.literal('rename'), tile: z.string().min(1), name: tileName }),
   z.object({
     ...base,
     op: z.literal('wait'),
     tile: z.string().min(1),
     for: z.enum(WAIT_TARGETS),
     timeoutMs: z.number().int().positive().max(MAX_DURATION_MS),
+    /** The timeout as the user wrote it (`20s`), for the message when it passes. */
+    timeoutText: z.string().min(1).max(64).optional(),
   }),
 ]);
 export type ControlRequest = z.infer<typeof requestSchema>;
@@ -67,6 +76,9 @@ export interface TileInfo {
   restored?: boolean;
   /** belltower's own word about the tile (e.g. its conversation could not be resumed). */
   note?: string;
+  /** A line submitted into the tile (`send --enter`, Enter in the grid) that its state does not
+   * answer yet: its Enter is still to be pressed, or no verdict came after it. */
+  inputPending?: true;
   /** It runs on another machine over ssh: the host; whether belltower's hooks reach it over the
    * connection (`connecting`: waiting for the login); `lost`: ssh ended with 255. */
   remote?: { host: string; hooks: 'off' | 'connecting' | 'on'; lost?: true };
@@ -101,9 +113,24 @@ export function parseRequest(line: string): { ok: true; request: ControlRequest 
 
 /** Does the tile satisfy `wait --for target`? (`any` is answered by the next change.) A finished
  * command is done or failed, and exited too. */
-export function reaches(tile: Pick<TileInfo, 'state' | 'exit'>, target: WaitTarget): boolean {
+export function reaches(tile: Pick<TileInfo, 'agent' | 'state' | 'exit' | 'inputPending'>, target: WaitTarget): boolean {
   if (target === 'exited') return tile.state === 'exited' || tile.exit !== undefined;
+  if (target === 'finished') return hasFinished(tile);
   return target !== 'any' && tile.state === target;
+}
+
+/**
+ * Has the tile's current command or turn ended (`wait --for finished`), however long it took and
+ * however it ended? A command tile: its process exited, with any status. A shell: it is at its
+ * prompt again — idle, done or failed (a short command ends idle: only a long one rings). An
+ * agent: its turn ended, done or failed. A state from before the last line submitted into the
+ * tile (its Enter still to be pressed, or no verdict since) is the previous command's, not the
+ * one just sent. A shell or agent that has exited has not finished: it never will.
+ */
+export function hasFinished(tile: Pick<TileInfo, 'agent' | 'state' | 'exit' | 'inputPending'>): boolean {
+  if (tile.agent === 'command') return tile.exit !== undefined;
+  if (tile.inputPending || tile.exit !== undefined) return false;
+  return tile.state === 'done' || tile.state === 'failed' || (tile.agent === 'shell' && tile.state === 'idle');
 }
 
 export const STATE_NAMES = TILE_STATES;

@@ -58,6 +58,8 @@ export class TilePipeline {
   private interpreter: InterpreterState;
   private readonly queue: Item[] = [];
   private signalSeq = 0;
+  /** The sequence number of the last prompt the user submitted (0: none yet). */
+  private promptSeq = 0;
   private lastT = 0;
   private pumping = false;
 
@@ -133,6 +135,13 @@ export class TilePipeline {
     return this.queue.length > 0;
   }
 
+  /** The last prompt submitted is not answered by the verdict yet: it waits behind output still
+   * being parsed, or no verdict was decided after it (what the tile shows is from before it). */
+  get promptUnanswered(): boolean {
+    if (this.queue.some((item) => item.kind === 'evidence' && item.evidence.type === 'prompt')) return true;
+    return this.promptSeq > 0 && this.engine.verdict.seq <= this.promptSeq;
+  }
+
   private parsing(): Extract<Item, { kind: 'pty' }> | undefined {
     for (const item of this.queue) if (item.kind === 'pty' && !item.parsed) return item;
     return undefined;
@@ -185,6 +194,7 @@ export class TilePipeline {
 
   private signal(signal: SourceSignal, t: number): void {
     this.signalSeq += 1;
+    if (signal.type === 'prompt') this.promptSeq = this.signalSeq;
     this.emit(step(this.engine, { ...signal, t, seq: this.signalSeq }));
   }
 

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { TileInfo } from '../control/protocol.js';
+import { tileNameProblem } from '../control/tile-name.js';
 import type { Logger } from '../platform/logger.js';
 import { launchProblem } from '../session/launch-check.js';
 import { routePtyWriteErrors } from '../session/pty-write-errors.js';
@@ -401,10 +402,10 @@ export class TileSet implements WorkspaceView {
   }
 }
 
-/** Why `name` cannot name a tile, or null. */
+/** Why `name` cannot name a tile beside the names `taken`, or null. */
 export function nameProblem(name: string, taken: readonly string[]): string | null {
-  if (!/^[\p{L}\p{N}._-]{1,40}$/u.test(name)) return `a tile name is 1–40 letters, digits, dots, dashes or underscores (got "${name}")`;
-  if (/^\d+$/.test(name)) return `a tile name cannot be only digits: "${name}" would read as a tile number`;
+  const problem = tileNameProblem(name);
+  if (problem) return problem;
   if (taken.includes(name)) return `another tile is already called "${name}"`;
   return null;
 }

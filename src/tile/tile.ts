@@ -156,6 +156,8 @@ export class Tile {
   /** The report of an exit the child made by itself, while it is being made. */
   private leaderEnded: Promise<void> | undefined;
   private currentFolder: string | null = null;
+  /** Lines sent with Enter whose Enter is not pressed yet (it waits for the box to show them). */
+  private unpressed = 0;
   private readonly exitWaiters: (() => void)[] = [];
   /** The agent's conversation id as last known (given at launch, or reported by the agent). */
   private conversationId: string | null;
@@ -394,6 +396,7 @@ export class Tile {
       ...(this.notice ? { notice: this.notice } : {}),
       ...(this.showingRestored ? { restored: true } : {}),
       ...(this.note ? { note: this.note } : {}),
+      ...(this.unpressed > 0 || this.pipeline.promptUnanswered ? { inputPending: true as const } : {}),
       ...(this.spec.remote
         ? { remote: { host: this.spec.remote.host, hooks: this.remoteHooksState(), ...(this.connectionLost ? { lost: true as const } : {}) } }
         : {}),
@@ -418,14 +421,17 @@ export class Tile {
     if (this.exited) return;
     if (text.length > 0) this.session.write(text);
     if (!enter) return;
+    // Until its Enter is pressed, what the tile shows is from before this line (`inputPending`).
+    this.unpressed += 1;
     const started = this.clock();
     const press = () => {
-      if (this.exited) return;
+      if (this.exited) return void (this.unpressed -= 1);
       const input = this.promptInput();
       // Wait (a little) for the box to show the text: only then does it say what will be sent.
       if (!echoed(input, text) && this.clock() - started < ECHO_WAIT_MS) return void setTimeout(press, 25);
       this.session.write('\r');
       this.ingest(this.profile.slashCommands && isSlashCommand(input, text) ? { type: 'prompt', local: true } : { type: 'prompt' });
+      this.unpressed -= 1;
     };
     // TUIs treat a burst ending in CR as a paste; the Enter goes separately, after the text.
     setTimeout(press, text.length > 0 ? 150 : 0);

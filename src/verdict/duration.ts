@@ -14,3 +14,14 @@ export function durationProblem(ms: unknown): string | null {
   if (ms > MAX_DURATION_MS) return `must be at most ${MAX_DURATION_MS} ms (24.8 days, the longest a timer can wait)`;
   return null;
 }
+
+/** `ms` the way people write a duration (20s, 1h30m, 300ms, 1.5s): for a duration nobody wrote. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  if (ms % 1000 !== 0) return `${ms / 1000}s`;
+  const seconds = ms / 1000;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+}

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { SpecError, specWord, splitWords } from '../agents/launch-spec.js';
+import { tileNameProblem } from '../control/tile-name.js';
 import { parseSshCommand, remoteWord, SshCommandError } from '../remote/ssh-command.js';
 import { BELL_MODES } from '../ui/bell.js';
 import { parseEscapeKey } from '../ui/keymap.js';
@@ -23,7 +24,7 @@ const AGENTS = ['claude', 'codex', 'gemini', 'shell'] as const;
 
 const tileSchema = z
   .object({
-    name: z.string().min(1).max(40).optional(),
+    name: z.string().optional(),
     agent: z.enum(AGENTS).optional(),
     command: z.string().min(1).optional(),
     args: z.array(z.string()).optional(),
@@ -141,7 +142,8 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
     }
     if (tile.timing) checkTiming(tile.timing, ['tiles', i, 'timing'], at, errors);
     if (tile.name !== undefined) {
-      if (!/^[\p{L}\p{N}._-]+$/u.test(tile.name)) errors.push(at(here('name'), 'a name is letters, digits, dots, dashes and underscores'));
+      const problem = tileNameProblem(tile.name);
+      if (problem) errors.push(at(here('name'), problem));
       const seen = names.get(tile.name);
       if (seen !== undefined) errors.push(at(here('name'), `"${tile.name}" is also tiles[${seen}]'s name`));
       else names.set(tile.name, i);

@@ -33,10 +33,20 @@ describe('exit statuses of usage errors', () => {
     [['send'], "missing required argument 'tile'"],
     [['demo', '--mouse'], "unknown option '--mouse'"],
     [['wait'], "missing required argument 'tile'"],
+    [['wait', '1', '--for', 'soon'], '--for takes one of done, blocked, idle, exited, finished, any'],
   ])('belltower %j exits 2 and says why', async (args, said) => {
     const result = await belltower(...args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(said);
+  });
+
+  it('a tile name that is too long is said in plain words, before any belltower is asked', async () => {
+    const name = 'n'.repeat(50);
+    for (const args of [['add', 'shell', '--name', name], ['rename', '1', name]]) {
+      const result = await belltower(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim()).toBe('belltower: a tile name is at most 40 characters (got 50)');
+    }
   });
 
   it('help for a name that is no command says so (with the closest one) and exits 2; help itself exits 0', async () => {

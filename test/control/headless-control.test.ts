@@ -155,7 +155,7 @@ describe('belltower run --headless with the control socket', () => {
     await until('the idle tile', () => h.lines.find((l) => l.to === 'idle'));
     const timedOut = await cli('wait', '1', '--for', 'blocked', '--timeout', '300ms');
     expect(timedOut.code).toBe(124);
-    expect(timedOut.stderr).toMatch(/did not become blocked within 300 ms/);
+    expect(timedOut.stderr.trim()).toBe('belltower: tile 1 (sh) did not become blocked: timed out after 300ms');
     const missing = await cli('send', '7', 'hi');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no tile "7" \(tiles: 1 sh\)/);

@@ -71,7 +71,7 @@ export interface HeadlessAgentOptions {
   runAs?: RunAs | null;
 }
 
-export type WaitState = 'done' | 'blocked' | 'idle' | 'exited' | 'any';
+export type WaitState = 'done' | 'blocked' | 'idle' | 'exited' | 'finished' | 'any';
 
 export class HeadlessAgent {
   readonly child: ChildProcess;

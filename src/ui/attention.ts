@@ -45,9 +45,12 @@ export interface RingOutcome {
 }
 
 export function ringArrived(attention: Attention, id: number, ctx: RingContext): RingOutcome {
-  const unseen = attention.unseen.includes(id) ? attention.unseen : [...attention.unseen, id];
+  // The tile the user is focused on or zoomed into is in front of them: it never becomes unseen
+  // (it may still ring, per --bell).
+  const lookedAt = ctx.lookingAt === ctx.tileIndex;
+  const unseen = attention.unseen.includes(id) || lookedAt ? attention.unseen : [...attention.unseen, id];
   const last = attention.lastRing[id];
-  const inFront = ctx.windowFocused && ctx.lookingAt === ctx.tileIndex;
+  const inFront = ctx.windowFocused && lookedAt;
   const base = { ...attention, unseen };
   if (attention.muted.includes(id)) return { attention: base, bell: false, notify: false, why: 'muted' };
   if (last !== undefined && ctx.now - last < ctx.quietPeriodMs) return { attention: base, bell: false, notify: false, why: `quiet period (rang ${Math.round((ctx.now - last) / 1000)}s ago)` };

@@ -26,12 +26,13 @@ import { layout } from './layout.js';
 import type { Layout, LayoutMode, Rect } from './layout.js';
 import { notificationBody, notificationSequence } from './notify.js';
 import type { Notifier } from './notify.js';
-import { overlayContent, overlayRect } from './overlay.js';
+import { overlayContent, overlayFit, overlayRect } from './overlay.js';
+import { bigOrder, nextBigSet } from './big-set.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
 import type { ScrollState } from './scroll.js';
 import { NO_ATTENTION } from './attention.js';
-import { clampSelection, handleInput, INITIAL_UI, needsYou, withNote } from './ui-state.js';
+import { clampSelection, handleInput, INITIAL_UI, withNote } from './ui-state.js';
 import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 
 /** What the app needs of the user's terminal (UserTerminal implements it). */
@@ -112,6 +113,12 @@ export class GridApp {
   private readonly lastLines = new Map<number, { screen: unknown; view: PaintableScreen }>();
   private scrolled: { state: ScrollState; screen: unknown; view: PaintableScreen } | null = null;
   private shownIds = '';
+  /** The rows layout's big tiles (ids, in the order they joined) and its rows' scroll. */
+  private big: readonly number[] = [];
+  private bigMoved = false;
+  /** Each tile's state at the last paint, to tell a tile that starts working again. */
+  private lastStates = new Map<number, TileInfo['state']>();
+  private rowsFirst: number | undefined;
   /** Frames painted and bytes written, for benchmarks and the log. */
   readonly stats = { frames: 0, bytes: 0, bells: 0, notifications: 0 };
 
@@ -216,6 +223,9 @@ export class GridApp {
     const summaries = infos.map((info) => this.summary(info));
     const grid = this.layoutOf(infos, false);
     const shown = this.layoutOf(infos);
+    const cols = this.options.terminal.cols;
+    const rows = this.options.terminal.rows;
+    const help = this.ui.overlay?.type === 'help' ? overlayContent(this.ui.overlay, { escapeKey: this.options.escapeKey, why: null }, cols - 4) : null;
     const selectedId = infos[this.ui.selected]?.id;
     const escapeKey = (selectedId !== undefined ? this.settings(selectedId).escapeKey : undefined) ?? this.options.escapeKey;
     const screen = selectedId !== undefined ? this.options.view.screenOf(selectedId) : undefined;
@@ -223,6 +233,8 @@ export class GridApp {
       now: this.now(),
       tiles: summaries,
       grid: grid.kind === 'grid' ? grid.tiles : [],
+      ...(grid.kind === 'grid' && grid.rowOrder ? { rowOrder: grid.rowOrder } : {}),
+      ...(help ? { helpLines: { total: help.lines.length, fit: overlayFit(rows) } } : {}),
       shown: shown.kind === 'grid' ? shown.tiles : [],
       escapeKey,
       cwd: this.options.cwd ?? '.',
@@ -357,17 +369,25 @@ export class GridApp {
 
   private summary(info: TileInfo): TileSummary {
     const screen = this.options.view.screenOf(info.id);
-    return { id: info.id, state: info.state, sinceMs: info.sinceMs, ...(screen && info.state !== 'exited' ? { modes: screen.inputModes } : {}) };
+    return { id: info.id, name: info.name, state: info.state, sinceMs: info.sinceMs, ...(screen && info.state !== 'exited' ? { modes: screen.inputModes } : {}) };
   }
 
   /** The layout for these tiles now: the user's mode, hidden idle tiles, the large ones. */
   private layoutOf(infos: readonly TileInfo[], withZoom = true): Layout {
     const selected = this.ui.selected;
     const hidden = this.ui.hideIdle ? new Set(infos.flatMap((info, i) => (info.state === 'idle' && i !== selected ? [i] : []))) : undefined;
-    const summaries = infos.map((info) => ({ id: info.id, state: info.state, sinceMs: info.sinceMs }));
-    const large = [...new Set([selected, ...needsYou(summaries, this.ui.attention.unseen)])];
+    const focusedId = this.ui.mode === 'focus' ? (infos[selected]?.id ?? null) : null;
+    const big = nextBigSet(this.big, { tiles: infos, unseen: this.ui.attention.unseen, pinned: this.ui.pinned, selectedId: infos[selected]?.id ?? null, focusedId });
+    if (big !== this.big) {
+      this.big = big;
+      this.bigMoved = true;
+    }
+    const large = bigOrder(big, focusedId).flatMap((id) => {
+      const index = infos.findIndex((info) => info.id === id);
+      return index >= 0 ? [index] : [];
+    });
     const folders = infos.map((info) => folderName(info.cwd));
-    return layout({
+    const result = layout({
       cols: this.options.terminal.cols,
       rows: this.options.terminal.rows,
       count: infos.length,
@@ -377,7 +397,10 @@ export class GridApp {
       large,
       groups: new Set(folders).size > 1 ? folders : null,
       selected,
+      ...(this.rowsFirst !== undefined ? { rowsFirst: this.rowsFirst } : {}),
     });
+    if (result.kind === 'grid' && result.rowsFirst !== undefined) this.rowsFirst = result.rowsFirst;
+    return result;
   }
 
   private scheduleResize(): void {
@@ -436,13 +459,19 @@ export class GridApp {
       this.applySizes();
     }
     this.followScroll(infos);
+    this.startedAgain(infos);
     const l = this.layoutOf(infos);
+    if (this.bigMoved) {
+      // A tile became large or went back to a row: its program gets its new size.
+      this.bigMoved = false;
+      this.applySizes();
+    }
     const now = this.now();
 
     let overlay: GridModel['overlay'] = null;
     if (this.ui.overlay) {
       const why = this.ui.overlay.type === 'why' ? this.whyFacts(this.ui.overlay.tileId, infos) : null;
-      const content = overlayContent(this.ui.overlay, { escapeKey: this.options.escapeKey, why }, cols - 4);
+      const content = overlayContent(this.ui.overlay, { escapeKey: this.options.escapeKey, why, helpOffset: this.ui.helpOffset, tiles: infos, fit: overlayFit(rows) }, cols - 4);
       overlay = { content, rect: overlayRect(content, cols, rows) };
     }
 
@@ -502,6 +531,24 @@ export class GridApp {
     this.stats.frames++;
     this.stats.bytes += Buffer.byteLength(bytes);
     terminal.write(bytes);
+  }
+
+  /** A tile that rang and then started a new turn is no longer unseen: there is nothing to see. */
+  private startedAgain(infos: readonly TileInfo[]): void {
+    const started = new Set<number>();
+    for (const info of infos) {
+      const before = this.lastStates.get(info.id);
+      if (before !== undefined && before !== 'working' && info.state === 'working') started.add(info.id);
+      this.lastStates.set(info.id, info.state);
+    }
+    if (this.lastStates.size > infos.length) for (const id of this.lastStates.keys()) if (!infos.some((info) => info.id === id)) this.lastStates.delete(id);
+    const unseen = this.ui.attention.unseen;
+    const still = unseen.filter((id) => !started.has(id));
+    if (still.length === unseen.length) return;
+    const before = this.ui;
+    this.ui = { ...this.ui, attention: { ...this.ui.attention, unseen: still } };
+    this.chromeDirty = true;
+    this.kept(before);
   }
 
   /** New output while scrolled back: the view keeps its lines (the scroll state follows). */
@@ -595,7 +642,9 @@ export function chromeChanged(a: UiState, b: UiState): boolean {
     a.attention !== b.attention ||
     a.layoutMode !== b.layoutMode ||
     a.hideIdle !== b.hideIdle ||
-    a.scroll !== b.scroll
+    a.scroll !== b.scroll ||
+    a.pinned !== b.pinned ||
+    a.helpOffset !== b.helpOffset
   );
 }
 

@@ -16,6 +16,8 @@ export type GridAction =
   | { type: 'layout' }
   | { type: 'hide-idle' }
   | { type: 'mute' }
+  | { type: 'pin' }
+  | { type: 'find' }
   | { type: 'add' }
   | { type: 'close' }
   | { type: 'restart' }
@@ -38,6 +40,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['up', 'k'], show: '↑ k', help: 'select the tile above', action: () => ({ type: 'move', direction: 'up' }) },
   { keys: ['right', 'l'], show: '→ l', help: 'select the tile to the right', action: () => ({ type: 'move', direction: 'right' }) },
   { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], show: '1–9', help: 'select tile 1 to 9', action: (key) => ({ type: 'jump', id: Number(key) }) },
+  { keys: ['/'], show: '/', help: 'find a tile by number or name (any number, a few letters), ⏎ selects it', action: () => ({ type: 'find' }) },
   { keys: ['enter'], show: '⏎', help: 'focus the selected tile: every key goes to its agent', action: () => ({ type: 'focus' }) },
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
   { keys: ['n'], show: 'n', help: 'next tile that needs you: unseen first, then blocked, failed, done, oldest first', action: () => ({ type: 'next' }) },
@@ -47,6 +50,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['x'], show: 'x', help: 'close the selected tile (asks while it is working or blocked)', action: () => ({ type: 'close' }) },
   { keys: ['r'], show: 'r', help: 'restart the selected tile in the same place (asks while it runs)', action: () => ({ type: 'restart' }) },
   { keys: ['R'], show: 'R', help: 'rename the selected tile', action: () => ({ type: 'rename' }) },
+  { keys: ['p'], show: 'p', help: 'pin the selected tile large in the rows layout, and unpin', action: () => ({ type: 'pin' }) },
   { keys: ['m'], show: 'm', help: 'mute the selected tile (no bell, no notification), and unmute', action: () => ({ type: 'mute' }) },
   { keys: ['L'], show: 'L', help: 'layout: auto (rows when tiles get small), grid, rows', action: () => ({ type: 'layout' }) },
   { keys: ['H'], show: 'H', help: 'hide idle tiles, and show them again', action: () => ({ type: 'hide-idle' }) },

@@ -41,6 +41,10 @@ export type Layout =
       /** The rows layout: folder headings, and how many rows did not fit above and below. */
       readonly groups?: readonly GroupHeading[];
       readonly more?: { readonly above: number; readonly below: number; readonly y: number };
+      /** The rows layout: every compact row's tile in drawn order, those scrolled out of view
+       * included (moving up and down walks it), and the first line shown. */
+      readonly rowOrder?: readonly number[];
+      readonly rowsFirst?: number;
     }
   | {
       readonly kind: 'too-small';
@@ -78,6 +82,9 @@ export interface LayoutInput {
   groups?: readonly string[] | null;
   /** The rows layout keeps this tile's row in view. */
   selected?: number;
+  /** The rows layout's first line shown last time: it scrolls only as far as the selection needs,
+   * so the rows stay put while the selection moves among those in view. */
+  rowsFirst?: number;
 }
 
 export function layout(input: LayoutInput): Layout {
@@ -166,10 +173,13 @@ function finishRows(
   let first = 0;
   let visible = rowsHeight;
   if (lines.length > rowsHeight) {
-    // One line says how many rows are not shown; keep the selected row in view.
+    // One line says how many rows are not shown; keep the selected row in view, scrolling no
+    // further than it needs (and its folder's heading with it when that fits).
     visible = Math.max(1, rowsHeight - 1);
     const at = lines.findIndex((l) => l.type === 'row' && l.index === input.selected);
-    first = Math.max(0, Math.min(lines.length - visible, at < 0 ? 0 : at - Math.floor(visible / 2)));
+    first = Math.max(0, Math.min(lines.length - visible, input.rowsFirst ?? 0));
+    if (at >= 0 && at < first) first = at > 0 && lines[at - 1]?.type === 'group' ? at - 1 : at;
+    else if (at >= first + visible) first = at - visible + 1;
   }
   const window = lines.slice(first, first + visible);
   const rowRects: TileRect[] = [];
@@ -181,7 +191,8 @@ function finishRows(
   });
   const hiddenRows = (from: number, to: number) => lines.slice(from, to).filter((l) => l.type === 'row').length;
   const more = lines.length > rowsHeight ? { above: hiddenRows(0, first), below: hiddenRows(first + visible, lines.length), y: y0 + visible } : undefined;
-  return { kind: 'grid', tiles: [...top.tiles, ...rowRects], columns: top.columns, rows: top.rows, status, groups, ...(more ? { more } : {}) };
+  const rowOrder = lines.flatMap((l) => (l.type === 'row' ? [l.index] : []));
+  return { kind: 'grid', tiles: [...top.tiles, ...rowRects], columns: top.columns, rows: top.rows, status, groups, ...(more ? { more } : {}), rowOrder, rowsFirst: first };
 }
 
 /** Where a row shows its screen's last line: after the name, state and source columns. */
@@ -248,6 +259,21 @@ export function tileAt(tiles: readonly TileRect[], x: number, y: number): TileRe
 }
 
 export type Direction = 'left' | 'right' | 'up' | 'down';
+
+/**
+ * Where a move goes from `from`, following what is drawn: among compact rows, up and down walk
+ * the rows in order (scrolling those out of view in), up from the first row reaches the big tile
+ * above it; among tiles, the neighbour as the eye sees it. Rows have nothing beside them.
+ */
+export function moveFrom(tiles: readonly TileRect[], rowOrder: readonly number[] | undefined, from: number, direction: Direction): number | null {
+  const at = rowOrder?.indexOf(from) ?? -1;
+  if (rowOrder && at >= 0) {
+    if (direction === 'down') return rowOrder[at + 1] ?? null;
+    if (direction === 'up') return at > 0 ? (rowOrder[at - 1] ?? null) : neighbour(tiles.filter((tile) => tile.kind !== 'row' || tile.index === from), from, 'up');
+    return null;
+  }
+  return neighbour(tiles, from, direction);
+}
 
 /**
  * The tile next to `from` in a direction, as the eye sees it: the nearest box on that side that

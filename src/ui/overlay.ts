@@ -9,6 +9,9 @@ import { age, provenance, stateWords } from './format.js';
 import { keyHelp } from './keymap.js';
 import type { Rect } from './layout.js';
 import type { Overlay } from './ui-state.js';
+import { findTiles } from './tile-finder.js';
+import type { Findable } from './tile-finder.js';
+import stringWidth from 'string-width';
 
 export interface OverlayLine {
   text: string;
@@ -21,6 +24,8 @@ export interface OverlayContent {
   title: string;
   lines: OverlayLine[];
   footer: string;
+  /** The first line shown, when the lines do not all fit (the `?` list scrolls). */
+  offset?: number;
 }
 
 export interface WhyFacts {
@@ -43,15 +48,51 @@ export interface WhyFacts {
   entries: readonly WhyEntry[];
 }
 
-export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why: WhyFacts | null }, maxWidth: number): OverlayContent {
+export interface OverlayFacts {
+  escapeKey: string;
+  why: WhyFacts | null;
+  /** The `?` list's first line shown. */
+  helpOffset?: number;
+  /** The tiles, for the finder. */
+  tiles?: readonly (Findable & { state: Parameters<typeof stateWords>[0] })[];
+  /** How many lines fit inside an overlay's box on this terminal. */
+  fit?: number;
+}
+
+export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: number): OverlayContent {
   switch (overlay.type) {
     case 'help': {
+      const groups = keyHelp(facts.escapeKey);
+      const keyWidth = Math.max(...groups.flatMap((g) => g.rows.map(([key]) => key.length))) + 2;
+      // The box is at most maxWidth - 2 wide inside: a long line wraps under its own column.
+      const textWidth = Math.max(16, maxWidth - 2 - keyWidth);
       const lines: OverlayLine[] = [];
-      for (const group of keyHelp(facts.escapeKey)) {
+      for (const group of groups) {
         lines.push({ text: `${group.mode} mode`.replace('overlays mode', 'in an overlay'), tone: 'title' });
-        for (const [key, help] of group.rows) lines.push({ key, text: help });
+        for (const [key, help] of group.rows) wrapWords(help, textWidth).forEach((text, i) => lines.push({ key: i === 0 ? key : '', text }));
       }
-      return { title: 'keys', lines, footer: 'Esc or ? closes' };
+      const fit = facts.fit ?? lines.length;
+      const offset = Math.max(0, Math.min(facts.helpOffset ?? 0, lines.length - fit));
+      const more = lines.length > fit ? `${offset > 0 ? '↑ ' : ''}${offset + fit < lines.length ? '↓ ' : ''}more (${offset + 1}–${Math.min(lines.length, offset + fit)} of ${lines.length}) · ` : '';
+      return { title: 'keys', lines, footer: `${more}Esc or ? closes`, offset };
+    }
+    case 'find': {
+      const tiles = facts.tiles ?? [];
+      const matches = findTiles(tiles, overlay.text);
+      const fit = Math.max(1, (facts.fit ?? 12) - 1);
+      const pick = Math.min(overlay.pick, Math.max(0, matches.length - 1));
+      const first = Math.max(0, Math.min(pick - fit + 1, matches.length - fit));
+      const shown = matches.slice(Math.max(0, first), Math.max(0, first) + fit);
+      const lines: OverlayLine[] = [
+        { key: '▸ find', text: `${printableLine(overlay.text, maxWidth - 20)}▏` },
+        ...(matches.length === 0 ? [{ text: 'no tile has that number or name', tone: 'warn' as const }] : []),
+        ...shown.map((index) => {
+          const tile = tiles[index]!;
+          const picked = index === matches[pick];
+          return { key: `${picked ? '›' : ' '} ${tile.id}`, text: printableLine(`${tile.name ?? ''} · ${stateWords(tile.state)}`, maxWidth - 12), ...(picked ? { tone: 'title' as const } : {}) };
+        }),
+      ];
+      return { title: 'find a tile', lines, footer: 'type a number or letters · ↑↓ pick · Enter selects · Esc cancels' };
     }
     case 'add': {
       const labels = ['run', 'folder', 'name'];
@@ -110,6 +151,33 @@ export function overlayContent(overlay: Overlay, facts: { escapeKey: string; why
       return { title: `why ${why.id} ${printableLine(why.name, 30)}`, lines, footer: 'Esc or w closes' };
     }
   }
+}
+
+/** `text` in lines of at most `width` columns, broken between words (a word longer than a line is
+ * cut there). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if (stringWidth(next) <= width) {
+      line = next;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = word;
+    while (stringWidth(line) > width) {
+      lines.push(line.slice(0, width));
+      line = line.slice(width);
+    }
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/** How many of an overlay's lines fit inside its box on a terminal this tall. */
+export function overlayFit(rows: number): number {
+  return Math.max(1, rows - 2 - 4);
 }
 
 /** The overlay's box, centred over the grid area, never larger than the terminal allows. */

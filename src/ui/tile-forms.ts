@@ -63,7 +63,7 @@ function withField(form: AddForm, index: 0 | 1 | 2, value: string): AddForm {
 }
 
 /** A line-editing key applied to `text`; null when the key does not edit. */
-function editText(text: string, key: string): string | null {
+export function editText(text: string, key: string): string | null {
   if (key === 'backspace' || key === 'ctrl-h') return Array.from(text).slice(0, -1).join('');
   if (key === 'ctrl-u') return '';
   if (key === 'ctrl-w') return text.replace(/\S+\s*$/, '');

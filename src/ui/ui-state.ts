@@ -9,11 +9,13 @@ import type { InputEvent } from './input-parser.js';
 import { DOUBLE_PRESS_MS, gridAction, showKey } from './keymap.js';
 import { looked, NO_ATTENTION, toggleMute } from './attention.js';
 import type { Attention } from './attention.js';
-import { LAYOUT_MODES, neighbour } from './layout.js';
+import { LAYOUT_MODES, moveFrom } from './layout.js';
 import { follow, scrollKey, startScroll } from './scroll.js';
 import type { ScrollSource, ScrollState } from './scroll.js';
 import { addFormKey, newAddForm, renameFormKey } from './tile-forms.js';
 import type { AddForm, RenameForm } from './tile-forms.js';
+import { finderKey, newFinder } from './tile-finder.js';
+import type { TileFinder } from './tile-finder.js';
 import type { LayoutMode, TileRect } from './layout.js';
 
 export type Overlay =
@@ -23,7 +25,8 @@ export type Overlay =
   /** Close or restart a tile that is working or blocked: asked first. */
   | { type: 'confirm'; action: 'close' | 'restart'; tileId: number; state: TileStateName }
   | AddForm
-  | RenameForm;
+  | RenameForm
+  | TileFinder;
 
 export interface UiState {
   readonly mode: 'grid' | 'focus';
@@ -47,6 +50,10 @@ export interface UiState {
   readonly scroll: ScrollState | null;
   /** The last mouse press on a tile, for telling a double click. */
   readonly lastClick: { readonly tileId: number; readonly at: number } | null;
+  /** Tile ids the user pinned big in the rows layout (`p`). */
+  readonly pinned: readonly number[];
+  /** The `?` list scrolled this many lines down (it may not fit the terminal). */
+  readonly helpOffset: number;
 }
 
 export const INITIAL_UI: UiState = {
@@ -63,6 +70,8 @@ export const INITIAL_UI: UiState = {
   hideIdle: false,
   scroll: null,
   lastClick: null,
+  pinned: [],
+  helpOffset: 0,
 };
 
 /** What the reducer needs to know of a tile. */
@@ -80,6 +89,10 @@ export interface InputContext {
   readonly tiles: readonly TileSummary[];
   /** The grid as laid out without zoom: directions follow what the eye sees there. */
   readonly grid: readonly TileRect[];
+  /** The rows layout's rows in drawn order, those scrolled out of view included. */
+  readonly rowOrder?: readonly number[];
+  /** How many lines the `?` list has, and how many of them fit on the screen. */
+  readonly helpLines?: { readonly total: number; readonly fit: number };
   /** The key that leaves the focused tile (its own, or the default). */
   readonly escapeKey: string;
   /** The folder a new tile starts in unless the user says otherwise. */
@@ -198,7 +211,7 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
   const count = ctx.tiles.length;
   switch (action.type) {
     case 'move': {
-      const to = neighbour(ctx.grid, base.selected, action.direction);
+      const to = moveFrom(ctx.grid, ctx.rowOrder, base.selected, action.direction);
       return select(base, to, ctx);
     }
     case 'jump': {
@@ -258,7 +271,16 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       return tile ? { state: { ...base, overlay: { type: 'why', tileId: tile.id } }, effects: [] } : { state: base, effects: [] };
     }
     case 'help':
-      return { state: { ...base, overlay: { type: 'help' } }, effects: [] };
+      return { state: { ...base, overlay: { type: 'help' }, helpOffset: 0 }, effects: [] };
+    case 'find':
+      return { state: { ...base, overlay: newFinder() }, effects: [] };
+    case 'pin': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      const pinned = base.pinned.includes(tile.id) ? base.pinned.filter((id) => id !== tile.id) : [...base.pinned, tile.id];
+      const said = pinned.includes(tile.id) ? `tile ${tile.id} pinned big (the rows layout keeps it large)` : `tile ${tile.id} unpinned`;
+      return { state: noted({ ...base, pinned }, said, ctx.now), effects: [] };
+    }
     case 'quit': {
       const busy = ctx.tiles.filter((t) => t.state === 'working' || t.state === 'blocked').length;
       if (busy > 0) return { state: { ...base, overlay: { type: 'quit', busy } }, effects: [] };
@@ -271,6 +293,7 @@ function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Ste
   const overlay = state.overlay;
   if (!overlay) return { state, effects: [] };
   if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event);
+  if (overlay.type === 'find') return finderInput(state, overlay, event, ctx);
   if (event.type === 'paste') return { state, effects: [] };
   if (overlay.type === 'confirm') {
     if (event.name === 'y' || event.name === 'Y') return { state: { ...state, overlay: null }, effects: [{ type: overlay.action, tileId: overlay.tileId }] };
@@ -283,7 +306,27 @@ function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Ste
   // The key that opened an overlay closes it, as do Escape and q.
   const opener = overlay.type === 'why' ? 'w' : '?';
   if (event.name === 'escape' || event.name === 'q' || event.name === opener || event.name === 'enter') return { state: { ...state, overlay: null }, effects: [] };
+  if (overlay.type === 'help' && ctx.helpLines) return { state: { ...state, helpOffset: scrolledHelp(state.helpOffset, event.name, ctx.helpLines) }, effects: [] };
   return { state, effects: [] };
+}
+
+/** The `?` list's first line after a key: ↑ ↓ j k by a line, PgUp PgDn space by a page. */
+function scrolledHelp(offset: number, key: string, lines: { total: number; fit: number }): number {
+  const page = Math.max(1, lines.fit - 1);
+  const by = key === 'down' || key === 'j' ? 1 : key === 'up' || key === 'k' ? -1 : key === 'pagedown' || key === ' ' ? page : key === 'pageup' ? -page : key === 'home' || key === 'g' ? -Infinity : key === 'end' || key === 'G' ? Infinity : 0;
+  return Math.max(0, Math.min(Math.max(0, lines.total - lines.fit), offset + by));
+}
+
+function finderInput(state: UiState, finder: TileFinder, event: KeyOrPaste, ctx: InputContext): Step {
+  const keys = event.type === 'paste' ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : [event.name];
+  let current = finder;
+  for (const key of keys) {
+    const result = finderKey(current, key, ctx.tiles);
+    if ('cancel' in result) return { state: { ...state, overlay: null }, effects: [] };
+    if ('select' in result) return select({ ...state, overlay: null }, result.select, ctx);
+    current = result.finder;
+  }
+  return { state: { ...state, overlay: current }, effects: [] };
 }
 
 function formInput(state: UiState, form: AddForm | RenameForm, event: KeyOrPaste): Step {

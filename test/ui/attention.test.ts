@@ -22,6 +22,13 @@ describe('ringArrived', () => {
     expect(r.attention.unseen).toEqual([3]);
   });
 
+  it('never marks the tile the user is focused on unseen, though it may still ring', () => {
+    const r = ringArrived(NO_ATTENTION, 3, ctx({ tileIndex: 2, lookingAt: 2, windowFocused: false }));
+    expect(r.attention.unseen).toEqual([]);
+    expect(r.bell).toBe(true);
+    expect(ringArrived(NO_ATTENTION, 3, ctx({ tileIndex: 2, lookingAt: 1 })).attention.unseen).toEqual([3]);
+  });
+
   it('does not ring a tile twice within the quiet period, unless the user looked in between', () => {
     const first = ringArrived(NO_ATTENTION, 3, ctx({ now: 100_000 }));
     const again = ringArrived(first.attention, 3, ctx({ now: 100_000 + DEFAULT_QUIET_PERIOD_MS - 1 }));

@@ -7,7 +7,7 @@ import type { GridModel } from '../../src/ui/components/grid-view.js';
 import type { HeaderTile } from '../../src/ui/header.js';
 import { GRID_BINDINGS, DEFAULT_ESCAPE_KEY } from '../../src/ui/keymap.js';
 import { layout } from '../../src/ui/layout.js';
-import { overlayContent, overlayRect } from '../../src/ui/overlay.js';
+import { overlayContent, overlayFit, overlayRect } from '../../src/ui/overlay.js';
 import { INITIAL_UI } from '../../src/ui/ui-state.js';
 
 // chalk decides on colours when it loads: force them, then load Ink.
@@ -92,10 +92,30 @@ describe('GridView', () => {
   });
 
   it('lists every grid key in the ? overlay, from the keymap', () => {
-    const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null }, 116);
-    const text = plain(frame(model({ overlay: { content, rect: overlayRect(content, 120, 30) } })));
+    const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit: overlayFit(40) }, 116);
+    const text = plain(frame(model({ rows: 40, overlay: { content, rect: overlayRect(content, 120, 40) } })));
     for (const binding of GRID_BINDINGS) expect(text).toContain(binding.help);
     expect(text).toMatch(/Ctrl\+\\ +back to the grid; press it twice to send Ctrl\+\\ to the agent/);
+    expect(text).not.toMatch(/more \(/);
+  });
+
+  it('at 80×24 the ? overlay scrolls through every line, each wrapped to fit, none cut with …', () => {
+    const fit = overlayFit(24);
+    const all = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null }, 76).lines;
+    expect(all.length).toBeGreaterThan(fit);
+    const seen: string[] = [];
+    for (let offset = 0; offset < all.length; offset += fit) {
+      const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit, helpOffset: offset }, 76);
+      const rect = overlayRect(content, 80, 24);
+      const text = plain(frame(model({ cols: 80, rows: 24, overlay: { content, rect } })));
+      expect(text).not.toContain('…');
+      expect(text).toMatch(/more \(\d+–\d+ of \d+\)/);
+      seen.push(text);
+    }
+    // The box's and the tiles' frames out, so that a wrapped line reads on into its next.
+    const joined = seen.join('\n').replace(/[\u2500-\u257f]/g, ' ').replace(/\s+/g, ' ');
+    for (const binding of GRID_BINDINGS) expect(joined).toContain(binding.help);
+    expect(joined).toContain('back to the grid; press it twice to send Ctrl+\\ to the agent');
   });
 
   it('shows an agent-supplied name without its control characters', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layout, MIN_BODY, neighbour, split } from '../../src/ui/layout.js';
+import { layout, MIN_BODY, moveFrom, neighbour, split } from '../../src/ui/layout.js';
 import type { Layout, Rect } from '../../src/ui/layout.js';
 
 function grid(l: Layout) {
@@ -145,5 +145,51 @@ describe('layout: many tiles', () => {
   it('leaves hidden tiles out', () => {
     const l = grid(layout({ cols: 120, rows: 40, count: 4, hidden: new Set([1, 2]) }));
     expect(l.tiles.map((t) => t.index)).toEqual([0, 3]);
+  });
+});
+
+describe('moving through the rows layout', () => {
+  // Twenty tiles at 80×24: two need you (large), the rest are rows, more than fit.
+  const at = (selected: number, rowsFirst?: number) => grid(layout({ cols: 80, rows: 24, count: 20, mode: 'auto', large: [4, 11], selected, ...(rowsFirst !== undefined ? { rowsFirst } : {}) }));
+
+  it('walks down every row in drawn order, those scrolled out of view included, and back up to the big tiles', () => {
+    let l = at(0);
+    const big = l.tiles.filter((t) => t.kind !== 'row').map((t) => t.index);
+    expect(big.length).toBeGreaterThan(0);
+    expect(l.rowOrder).toHaveLength(20 - big.length);
+    const visited: number[] = [];
+    let selected = l.rowOrder![0]!;
+    for (;;) {
+      visited.push(selected);
+      const next = moveFrom(l.tiles, l.rowOrder, selected, 'down');
+      if (next === null) break;
+      selected = next;
+      l = at(selected, l.rowsFirst);
+      // The selected row is always drawn.
+      expect(l.tiles.some((t) => t.index === selected && t.kind === 'row')).toBe(true);
+    }
+    expect(visited).toEqual(l.rowOrder);
+    // Back up, row by row, and from the first row into the big tile above it.
+    for (let i = visited.length - 1; i > 0; i--) {
+      selected = moveFrom(l.tiles, l.rowOrder, selected, 'up')!;
+      l = at(selected, l.rowsFirst);
+    }
+    expect(selected).toBe(visited[0]);
+    expect(big).toContain(moveFrom(l.tiles, l.rowOrder, selected, 'up'));
+    // A row has nothing beside it.
+    expect(moveFrom(l.tiles, l.rowOrder, selected, 'right')).toBeNull();
+  });
+
+  it('scrolls no further than the selection needs: moving among rows in view moves no row', () => {
+    const first = at(0);
+    const second = at(first.rowOrder![1]!, first.rowsFirst);
+    const ys = (l: ReturnType<typeof at>) => l.tiles.filter((t) => t.kind === 'row').map((t) => `${t.index}@${t.outer.y}`);
+    expect(ys(second)).toEqual(ys(first));
+  });
+
+  it('goes down from a big tile to the first row drawn under it', () => {
+    const l = at(4);
+    const down = moveFrom(l.tiles, l.rowOrder, 4, 'down');
+    expect(l.rowOrder).toContain(down);
   });
 });

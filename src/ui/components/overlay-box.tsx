@@ -12,7 +12,8 @@ export function OverlayBox({ content, rect, color }: { content: OverlayContent; 
   const inner = Math.max(0, rect.width - 4);
   const keyWidth = keyColumn(content);
   const bodyRows = Math.max(0, rect.height - 4);
-  const shown: (OverlayLine | null)[] = content.lines.slice(0, bodyRows);
+  const offset = content.offset ?? 0;
+  const shown: (OverlayLine | null)[] = content.lines.slice(offset, offset + bodyRows);
   while (shown.length < bodyRows) shown.push(null);
   const pad = (text: string, width: number) => {
     const w = stringWidth(text);

@@ -1,0 +1,141 @@
+/**
+ * Twenty tiles and small terminals, in a real terminal (tmux): every tile reachable from the
+ * keyboard, the `?` list readable at 80×24, big tiles that stay put, and unseen marks that mean
+ * something. Each test here failed before its fix (movement swapped the top two tiles, `?` was cut
+ * after `H`, big tiles reshuffled, `n` visited tiles that were working again).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeAll, simSpec, start } from '../support/grid-session.js';
+import { tmuxMissing } from '../support/tmux.js';
+import type { Tmux } from '../support/tmux.js';
+
+const missing = tmuxMissing();
+afterEach(() => closeAll());
+
+/** The selected tile's number: a row's `▸ N`, or a big tile's heavy frame `┏ N`. */
+function selectedOf(screen: string): number | null {
+  const m = /^▸ (\d+) /m.exec(screen) ?? /┏ (\d+) /.exec(screen);
+  return m ? Number(m[1]) : null;
+}
+
+/** The tiles drawn big (a frame with a header), by number. */
+function bigOf(screen: string): number[] {
+  return [...screen.matchAll(/[╭┏╔] (\d+) /g)].map((m) => Number(m[1]));
+}
+
+/** Each tile's state word as drawn (a big tile's header, or its row). */
+function statesOf(screen: string): Map<number, string> {
+  const states = new Map<number, string>();
+  for (const m of screen.matchAll(/[╭┏╔] (\d+) \S+ [─━═]+ \S (\w+)/g)) states.set(Number(m[1]), m[2]!);
+  for (const m of screen.matchAll(/^[▸ ] (\d+) \S+ +\S (\w+)/gm)) states.set(Number(m[1]), m[2]!);
+  return states;
+}
+
+async function press(tmux: Tmux, key: string, from: number | null): Promise<number | null> {
+  tmux.keys(key);
+  try {
+    return selectedOf(await tmux.waitFor(`the selection to leave ${from} on ${key}`, (s) => selectedOf(s) !== from, 3_000));
+  } catch {
+    return from; // nothing there: the selection stays
+  }
+}
+
+describe.skipIf(missing !== null)('twenty tiles at 80×24 (tmux)', () => {
+  it('reaches every tile: j walks every row in order (scrolling), k comes back to the big tile, / finds any number or name', async () => {
+    // Eighteen commands that keep working, two that finish at once (done: they need you, so big).
+    const specs = Array.from({ length: 20 }, (_, i) => (i === 4 || i === 11 ? 'true' : 'sleep 600'));
+    const { tmux } = start([...specs, '--session', 'twenty'], { cols: 80, rows: 24 });
+    let screen = await tmux.waitFor('twenty tiles, two of them done', (s) => /20 tiles/.test(s) && bigOf(s).length >= 1 && (s.match(/✓ done/g) ?? []).length >= 2);
+    const big = bigOf(screen);
+    expect(selectedOf(screen)).toBe(1);
+
+    const visited = [1];
+    for (let i = 0; i < 20; i++) {
+      const next = await press(tmux, 'j', visited.at(-1)!);
+      if (next === visited.at(-1)) break;
+      visited.push(next!);
+    }
+    const rows = Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => !big.includes(n));
+    expect(visited).toEqual(rows);
+
+    let at: number | null = visited.at(-1)!;
+    for (let i = 0; i < rows.length - 1; i++) at = await press(tmux, 'k', at);
+    expect(at).toBe(1);
+    expect(big).toContain(await press(tmux, 'k', 1));
+
+    tmux.keys('/');
+    await tmux.waitFor('the finder', (s) => s.includes('find a tile'));
+    tmux.type('17');
+    tmux.keys('Enter');
+    screen = await tmux.waitFor('tile 17 selected by number', (s) => !s.includes('find a tile') && selectedOf(s) === 17);
+    tmux.keys('/');
+    await tmux.waitFor('the finder', (s) => s.includes('find a tile'));
+    tmux.type('true-2');
+    tmux.keys('Enter');
+    await tmux.waitFor('tile 12 (true-2) selected by name', (s) => !s.includes('find a tile') && selectedOf(s) === 12);
+  }, 60_000);
+
+  it('`?` fits 80×24 by scrolling: every key, how to leave focus mode, no line cut with …', async () => {
+    const { tmux } = start([simSpec('solo', 'rest:600')], { cols: 80, rows: 24 });
+    await tmux.waitFor('the grid', (s) => s.includes('1 node'));
+    tmux.keys('?');
+    let screen = await tmux.waitFor('the key list', (s) => /more \(1–\d+ of \d+\)/.test(s));
+    const pages = [screen];
+    for (let i = 0; i < 10 && !/more \(\d+–(\d+) of \1\)/.test(screen); i++) {
+      const before = screen;
+      tmux.keys('Space');
+      screen = await tmux.waitFor('the next page', (s) => s !== before && /more \(/.test(s));
+      pages.push(screen);
+    }
+    expect(screen).toMatch(/more \(\d+–(\d+) of \1\)/);
+    for (const page of pages) {
+      const overlay = page.split('\n').slice(0, -1);
+      expect(overlay.filter((line) => line.includes('…'))).toEqual([]);
+    }
+    const text = pages.join('\n').replace(/[\u2500-\u257f]/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('back to the grid; press it twice to send Ctrl+\\ to the agent');
+    expect(text).toContain('this list of keys');
+    tmux.keys('Escape');
+    await tmux.waitFor('the list closed', (s) => !s.includes('more ('));
+  }, 60_000);
+});
+
+describe.skipIf(missing !== null)('big tiles and unseen marks (tmux)', () => {
+  it('a big tile that still needs you never drops to a row for a newcomer, and moving the selection moves no tile', async () => {
+    // 80×24 has room for one big tile above the rows: tile 2 finishes first and takes it; tile 3
+    // asks a question later and waits as a row (its mark and `n` lead to it) instead of pushing
+    // tile 2 out while it is still done.
+    const rest = Array.from({ length: 7 }, () => simSpec('idle', 'rest:600'));
+    const { tmux } = start([simSpec('first', 'rest:600'), simSpec('done', 'rest:1,work:1,done,rest:600'), simSpec('asks', 'rest:4,work:1,ask:600'), ...rest, '--quiet-period', '0'], { cols: 80, rows: 24 });
+    let screen = await tmux.waitFor('tile 2 done, drawn big', (s) => statesOf(s).get(2) === 'done' && bigOf(s).includes(2), 20_000);
+    expect(selectedOf(screen)).toBe(1);
+    screen = await tmux.waitFor('tile 3 blocked', (s) => statesOf(s).get(3) === 'blocked', 20_000);
+    expect(bigOf(screen)).toEqual([2]);
+    const rowsAt = (s: string) => s.split('\n').filter((line) => /^[▸ ] \d+ /.test(line)).map((line) => line.slice(1, 16));
+    const before = rowsAt(screen);
+    for (const key of ['j', 'j', 'j']) {
+      const from = selectedOf(tmux.screen());
+      await press(tmux, key, from);
+    }
+    screen = tmux.screen();
+    expect(bigOf(screen)).toEqual([2]);
+    expect(rowsAt(screen)).toEqual(before);
+  }, 60_000);
+
+  it('a tile that starts a new turn is no longer unseen (n skips it); the focused tile never becomes unseen', async () => {
+    const { tmux } = start([simSpec('one', 'rest:1,work:1,done,rest:3,work:600'), simSpec('two', 'rest:600'), simSpec('three', 'rest:2,work:1,done,rest:600'), '--quiet-period', '0']);
+    // Simulated agents are named after their command: node, node-2, node-3.
+    await tmux.waitFor('three tiles', (s) => s.includes('3 node-3'));
+    tmux.keys('3', 'Enter');
+    await tmux.waitFor('focus on tile 3', (s) => s.includes('FOCUS 3 node-3'));
+    await tmux.waitFor('tile 1 unseen after its done', (s) => /1 unseen/.test(s) || /✓ done/.test(s));
+    await tmux.waitFor('tile 3 done while focused', (s) => /╔ 3 node-3 [═]+ ✓ done/.test(s), 20_000);
+    tmux.keys('C-\\');
+    await tmux.waitFor('back in the grid', (s) => s.includes('belltower · 3 tiles') || /3 tiles/.test(s.split('\n').at(-1) ?? ''));
+    // Tile 1 works again: only tile 3's done is left, and it was never unseen.
+    const screen = await tmux.waitFor('tile 1 working again', (s) => /[╭┏] 1 node [─━]+ ● working/.test(s), 20_000);
+    expect(screen).not.toMatch(/unseen/);
+    tmux.keys('n');
+    await tmux.waitFor('n goes to the done tile, not to tile 1', (s) => selectedOf(s) === 3 || /only tile that needs you/.test(s));
+  }, 60_000);
+});

@@ -68,6 +68,8 @@ const bannerLine = z.object({ type: z.literal('banner'), ...stamp, text: z.strin
 const loginLine = z.object({ type: z.literal('login'), ...stamp, prompt: z.enum(LOGIN_PROMPTS).nullable() });
 const promptLine = z.object({ type: z.literal('prompt'), ...stamp, local: z.boolean().optional() });
 const seenLine = z.object({ type: z.literal('seen'), ...stamp });
+/** A shell tile's foreground changed while a command ran: asleep reading the terminal, a full screen. */
+const foregroundLine = z.object({ type: z.literal('foreground'), ...stamp, reading: z.boolean(), fullScreen: z.boolean() });
 const resizeLine = z.object({ type: z.literal('resize'), ...stamp, cols, rows });
 const spawnLine = z.object({ type: z.literal('spawn'), ...stamp });
 const exitLine = z.object({
@@ -101,6 +103,7 @@ export const bodyLineSchema = z.discriminatedUnion('type', [
   loginLine,
   promptLine,
   seenLine,
+  foregroundLine,
   resizeLine,
   spawnLine,
   exitLine,
@@ -114,7 +117,7 @@ export type VerdictLine = Extract<RecordingLine, { type: 'verdict' }>;
 export type Evidence = DistributiveOmit<EvidenceLine, 't' | 'seq'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export const LINE_TYPES = ['pty', 'osc', 'banner', 'login', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'resize', 'spawn', 'exit', 'verdict', 'end'] as const;
+export const LINE_TYPES = ['pty', 'osc', 'banner', 'login', 'hook', 'transcript', 'notify', 'prompt', 'seen', 'foreground', 'resize', 'spawn', 'exit', 'verdict', 'end'] as const;
 
 export class RecordingError extends Error {
   override name = 'RecordingError';

@@ -48,6 +48,9 @@ export function interpret(profile: AgentProfile, state: InterpreterState, eviden
       return { state, signals: [{ type: 'prompt', source: 'user', ...(evidence.local ? { local: true } : {}) }] };
     case 'seen':
       return { state, signals: [{ type: 'seen', source: 'user' }] };
+    case 'foreground':
+      // Only a shell runs commands whose foreground means anything (the prompt marks say when).
+      return { state, signals: profile.promptMarks ? [{ type: 'foreground', source: 'process', reading: evidence.reading, fullScreen: evidence.fullScreen }] : [] };
     case 'spawn':
       return { state, signals: processSignals({ kind: 'spawned' }) };
     case 'exit': {

@@ -8,6 +8,7 @@
  * only after every process of its session is gone. An exited tile's screen stays readable until
  * the tile is closed or restarted.
  */
+import { ForegroundWatch } from './foreground-watch.js';
 import { argsForResume, conversationArgs, freshConversation, reportedConversation, reportedWhenUsed } from '../agents/conversation.js';
 import type { Conversation } from '../agents/conversation.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
@@ -156,6 +157,7 @@ export class Tile {
   /** The report of an exit the child made by itself, while it is being made. */
   private leaderEnded: Promise<void> | undefined;
   private currentFolder: string | null = null;
+  private foreground: ForegroundWatch | null = null;
   /** Lines sent with Enter whose Enter is not pressed yet (it waits for the box to show them). */
   private unpressed = 0;
   private readonly exitWaiters: (() => void)[] = [];
@@ -319,6 +321,19 @@ export class Tile {
     // A child that could not even be forked has no start to report: its exit says why. (Its output
     // cannot arrive before this: it is read asynchronously.)
     if (this.session.pid !== undefined) this.ingest({ type: 'spawn' });
+    if (this.profile.name === 'shell' && !remote && this.session.pid !== undefined) this.watchForeground(this.session.pid);
+  }
+
+  /** A shell's command asleep reading the terminal waits for the user; a full screen is theirs. */
+  private watchForeground(shellPid: number): void {
+    const screen = this.session.screen;
+    this.foreground = new ForegroundWatch({
+      shellPid,
+      busy: () => !this.exited && this.pipeline.state.command !== null,
+      fullScreen: () => screen.activeBuffer === 'alternate',
+      onChange: (reading, fullScreen) => this.ingest({ type: 'foreground', reading, fullScreen }),
+    });
+    this.foreground.start();
   }
 
   /** The agent's conversation id, as given at launch or as it last reported it. */
@@ -686,6 +701,7 @@ export class Tile {
     if (this.finished) return;
     this.finished = true;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.foreground?.stop();
     this.tail?.close();
     this.injection?.dispose();
     this.remoteHooks?.dispose();

@@ -19,6 +19,7 @@ export const STATE_LOOK: Readonly<Record<TileStateName, { glyph: string; color: 
 
 /** `blocked: permission`, `done`, … */
 export function stateWords(state: TileStateName, kind?: string): string {
+  if (state === 'blocked' && kind === 'input') return 'blocked: waiting for input';
   return state === 'blocked' && kind ? `blocked: ${kind}` : state;
 }
 
@@ -28,8 +29,9 @@ export function provenance(source: string, state: TileStateName): string {
     case 'psp':
       return 'OSC 7501';
     case 'process':
-      // An exit decides only an ended tile; anything before is the start (a remote shell's idle).
-      return state === 'exited' || state === 'done' || state === 'failed' ? 'exit' : 'start';
+      // An exit decides only an ended tile; a blocked one is its foreground reading the terminal;
+      // anything else is the start (a remote shell's idle).
+      return state === 'exited' || state === 'done' || state === 'failed' ? 'exit' : state === 'blocked' ? 'terminal' : 'start';
     case 'user':
       return 'you';
     case 'engine':

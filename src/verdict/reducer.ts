@@ -181,6 +181,8 @@ function apply(d: Draft): void {
       return applyCommandStart(d, s.command);
     case 'command-end':
       return applyCommandEnd(d, s.code);
+    case 'foreground':
+      return applyForeground(d, s.reading, s.fullScreen);
     case 'spawned':
       // A plain command works from its first instant: nothing else will say so.
       if (d.state.options.exitIsOutcome) return setVerdict(d, 'working', 'running');
@@ -305,8 +307,35 @@ function applyAtRest(d: Draft, detail: string | undefined): void {
 
 function applyCommandStart(d: Draft, text: string | undefined): void {
   setFirstPartyClaim(d, 'working');
-  d.state = { ...d.state, command: { since: d.now, text: text ?? null } };
+  d.state = { ...d.state, command: { since: d.now, text: text ?? null, lastUser: d.now } };
   setVerdict(d, 'working', text ?? 'running a command');
+}
+
+/**
+ * What runs in the foreground of a shell tile while a command runs. A program asleep reading the
+ * terminal waits for the user: `blocked: input` (`read`, a `[y/N]` question, a REPL's prompt),
+ * ringing only when it has run alone long enough that the user may have gone (as a long command's
+ * end does). Its wait ending is the user's answer. A full-screen program is the user's to drive:
+ * working, never blocked, and its end is no news.
+ */
+function applyForeground(d: Draft, reading: boolean, fullScreen: boolean): void {
+  const command = d.state.command;
+  if (!command) return note(d, 'ignored: no command is running');
+  const answered = (command.waiting === true && !(reading && !fullScreen)) || (command.fullScreen === true && !fullScreen);
+  const lastUser = answered ? d.now : (command.lastUser ?? command.since);
+  const waiting = reading && !fullScreen;
+  d.state = { ...d.state, command: { ...command, lastUser, waiting, fullScreen } };
+  const what = command.text === null ? 'the command' : `"${command.text}"`;
+  const current = d.state.verdict;
+  const blockedOnInput = current.state === 'blocked' && current.kind === 'input';
+  if (waiting && !blockedOnInput) {
+    const alone = d.now - lastUser;
+    const threshold = d.state.options.timing.longCommandMs;
+    const silent = alone < threshold ? `no ring: it asks ${duration(alone)} after you last dealt with it (under ${duration(threshold)}), you are at it` : undefined;
+    return setVerdict(d, 'blocked', `${what} waits for input`, { kind: 'input', ...(silent ? { silent } : {}) });
+  }
+  if (!waiting && blockedOnInput) return setVerdict(d, 'working', fullScreen ? `${what} shows a full screen of its own` : `${what} has its input: running`);
+  note(d, fullScreen ? `${what} shows a full screen of its own: working until the prompt is back` : reading ? `${what} still waits for input` : `${what} runs`);
 }
 
 /** A shell command ended. Only a long one rings (`longCommandMs`): nobody waits for `ls`. */
@@ -322,6 +351,12 @@ function applyCommandEnd(d: Draft, code: number | null): void {
   if (code === SUSPENDED_STATUS) return setVerdict(d, 'idle', `${what} was suspended (Ctrl-Z) after ${after}`);
   const ended = code === null ? 'finished (no exit status)' : code === 0 ? 'finished' : `failed with exit code ${code}`;
   const threshold = d.state.options.timing.longCommandMs;
+  // Ended while waiting on the user, or from a full screen of its own: the user's key ended it.
+  if (command.waiting || command.fullScreen) return setVerdict(d, 'idle', `${what} ${ended} after ${after}, ended by you (it was waiting on your keys): no bell`);
+  // Only the time it ran alone since the user last dealt with it counts (an answered question, a
+  // line typed into it): a long session of a REPL is no long command.
+  const alone = d.now - (command.lastUser ?? command.since);
+  if (alone < took && alone < threshold) return setVerdict(d, 'idle', `${what} ${ended} after ${after}, ${duration(alone)} after you last dealt with it: no bell`);
   if (took < threshold) return setVerdict(d, 'idle', `${what} ${ended} in ${after}: shorter than ${duration(threshold)}, no bell`);
   if (code === null || code === 0) return setVerdict(d, 'done', `${what} ${ended} after ${after}`);
   setVerdict(d, 'failed', `${what} ${ended} after ${after}`);
@@ -404,6 +439,8 @@ function applyBanner(d: Draft, text: string): void {
 
 function applyPrompt(d: Draft, local: boolean): void {
   releaseForPrompt(d);
+  // A line typed into a running shell command is the user dealing with it (a REPL, a question).
+  if (d.state.command) d.state = { ...d.state, command: { ...d.state.command, lastUser: d.now } };
   d.state = { ...d.state, rangEarly: false };
   // A slash command at rest is no turn: without hooks to say so, /clear's redraw and /compact's
   // model call would otherwise read as finished turns. Mid-turn it is queued input: no latch.
@@ -524,7 +561,8 @@ interface VerdictExtras {
   /** A banner's early done: the real done that may follow in this turn does not ring again. */
   early?: boolean;
   /** A done released by the next prompt: the user is at the keyboard, nothing to ring for. */
-  silent?: boolean;
+  /** No ring: true (the next prompt came), or the reason. */
+  silent?: boolean | string;
 }
 
 function setVerdict(d: Draft, to: TileStateName, reason: string, extras: VerdictExtras = {}): void {
@@ -547,7 +585,7 @@ function setVerdict(d: Draft, to: TileStateName, reason: string, extras: Verdict
 
   const rings = to === 'done' || to === 'blocked' || to === 'failed';
   if (!rings || from.state === to) return;
-  if (extras.silent) return note(d, 'no ring: the next prompt came, the user is at the keyboard');
+  if (extras.silent) return note(d, typeof extras.silent === 'string' ? extras.silent : 'no ring: the next prompt came, the user is at the keyboard');
   if (to === 'done' && d.state.rangEarly) {
     d.state = { ...d.state, rangEarly: false };
     return note(d, 'no ring: the early done already rang');

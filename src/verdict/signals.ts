@@ -52,7 +52,7 @@ export interface BackgroundTask {
   name?: string;
 }
 
-export type BlockedKind = 'permission' | 'question' | 'auth' | 'other';
+export type BlockedKind = 'permission' | 'question' | 'auth' | 'input' | 'other';
 
 /** ssh's exit status for its own errors (ssh(1): "or 255 if an error occurred"). */
 export const SSH_FAILED = 255;
@@ -119,6 +119,10 @@ export type SignalBody =
   | { type: 'command-start'; command?: string }
   /** The command finished (OSC 133 D), with its exit status when the shell gives it. */
   | { type: 'command-end'; code: number | null }
+  /** What runs in the foreground of a shell tile's terminal while a command runs (a probe of the
+   * process table): whether it sleeps reading the terminal, and whether it shows a full screen of
+   * its own (the alternate screen). */
+  | { type: 'foreground'; reading: boolean; fullScreen: boolean }
   /** The process started. */
   | { type: 'spawned' }
   /** ssh asks a login question (a host key, a password…), or (null) no longer does. */

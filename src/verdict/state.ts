@@ -114,6 +114,13 @@ export interface RunningCommand {
   since: number;
   /** Its command line, when the shell said it. */
   text: string | null;
+  /** When the user last dealt with it (its start, a line typed into it, an answer to its read of
+   * the terminal, leaving its full screen): only the time it ran alone since then makes it long. */
+  lastUser?: number;
+  /** It sleeps reading the terminal (blocked: waiting for input). */
+  waiting?: boolean;
+  /** It shows a full screen of its own (an editor, a pager, top). */
+  fullScreen?: boolean;
 }
 
 export interface EngineState {

@@ -101,6 +101,72 @@ describe('a shell tile: commands at the prompt', () => {
   });
 });
 
+describe('a shell tile: what runs in the foreground (interactive programs)', () => {
+  const reads = { type: 'foreground', reading: true, fullScreen: false } as const;
+  const runs = { type: 'foreground', reading: false, fullScreen: false } as const;
+  const fullScreen = { type: 'foreground', reading: false, fullScreen: true } as const;
+  const typed = { type: 'prompt' } as const;
+
+  it('a command asleep reading the terminal is blocked: waiting for input; its answer makes it work again', () => {
+    const s = new Scenario().at(0, 'shell', promptShown).at(1_000, 'shell', run('./install.sh')).at(31_000, 'process', reads);
+    expect(s.state.verdict).toMatchObject({ state: 'blocked', kind: 'input', source: 'process' });
+    expect(s.state.verdict.reason).toBe('"./install.sh" waits for input');
+    // It ran alone for 30 s before it asked: the user may have gone, so it rings, once.
+    expect(s.rings).toEqual(['blocked']);
+    s.at(31_500, 'process', reads);
+    expect(s.rings).toEqual(['blocked']);
+    s.at(40_000, 'user', typed);
+    expect(s.now).toBe('working');
+    // 10 s of work after the answer: a long command's end, which rings.
+    s.at(50_000, 'process', runs).at(60_000, 'shell', ended(0));
+    expect(s.now).toBe('done');
+    expect(s.rings).toEqual(['blocked', 'done']);
+  });
+
+  it('asking right after the user started it is blocked without a bell: the user is at it', () => {
+    const s = new Scenario().at(0, 'shell', run('read x')).at(900, 'process', reads);
+    expect(s.state.verdict).toMatchObject({ state: 'blocked', kind: 'input' });
+    expect(s.rings).toEqual([]);
+    // The threshold is longCommandMs, inclusive, as for a command's end.
+    expect(new Scenario().at(0, 'shell', run('x')).at(10_000, 'process', reads).rings).toEqual(['blocked']);
+    expect(new Scenario().at(0, 'shell', run('x')).at(9_999, 'process', reads).rings).toEqual([]);
+  });
+
+  it('a command that ends while it waits on the user, however long it ran, ends idle without a bell', () => {
+    const s = new Scenario().at(0, 'shell', run('read x')).at(1_000, 'process', reads).at(60_000, 'shell', ended(0));
+    expect(s.now).toBe('idle');
+    expect(s.rings).toEqual([]);
+    expect(s.state.verdict.reason).toMatch(/ended by you/);
+  });
+
+  it('only the time it ran alone since the user last dealt with it makes a command long (a REPL session is no long command)', () => {
+    const s = new Scenario().at(0, 'shell', run('python3')).at(5_000, 'user', typed).at(50_000, 'user', typed).at(52_000, 'shell', ended(0));
+    expect(s.now).toBe('idle');
+    expect(s.rings).toEqual([]);
+    expect(s.state.verdict.reason).toBe('"python3" finished after 52 s, 2.0 s after you last dealt with it: no bell');
+    // An answered question early on does not make a long build's end quiet.
+    const build = new Scenario().at(0, 'shell', run('make')).at(500, 'process', reads).at(2_000, 'process', runs).at(600_000, 'shell', ended(0));
+    expect(build.now).toBe('done');
+  });
+
+  it('a full-screen program is working, never blocked, and its end is no news', () => {
+    const s = new Scenario().at(0, 'shell', run('vim notes')).at(1_000, 'process', fullScreen).at(500_000, 'process', fullScreen);
+    expect(s.states).toEqual(['working']);
+    s.at(600_000, 'shell', ended(0));
+    expect(s.now).toBe('idle');
+    expect(s.rings).toEqual([]);
+    // A pager reading its keys in a full screen is still not a question.
+    const pager = new Scenario().at(0, 'shell', run('less log')).at(1_000, 'process', { type: 'foreground', reading: true, fullScreen: true });
+    expect(pager.now).toBe('working');
+  });
+
+  it('without a running command the foreground says nothing (the shell reads its own prompt)', () => {
+    const s = new Scenario().at(0, 'shell', promptShown).at(1_000, 'process', reads);
+    expect(s.now).toBe('idle');
+    expect(s.rings).toEqual([]);
+  });
+});
+
 describe('a plain command tile: its exit is the outcome', () => {
   const command = () => new Scenario({ exitIsOutcome: true });
 

@@ -1,8 +1,8 @@
 /**
  * Watches what runs in the foreground of a shell tile while a command runs: a program asleep
  * reading the terminal (waiting for the user), or one showing a full screen of its own. It reports
- * a change, never a steady state, so a resting or working tile costs one small read of `/proc`
- * a second and records nothing.
+ * a change, never a steady state: a running command costs a few small reads of `/proc` a second
+ * and records nothing new, and a shell at its prompt wakes nothing at all.
  */
 import { readForeground } from '../platform/foreground.js';
 import type { ForegroundFacts } from '../platform/foreground.js';
@@ -25,7 +25,13 @@ export class ForegroundWatch {
 
   constructor(private readonly options: ForegroundWatchOptions) {}
 
-  start(): void {
+  /** Watch while a command runs, and not otherwise (call it when the tile's verdict changes). */
+  sync(): void {
+    if (!this.options.busy()) {
+      this.stop();
+      this.last = null;
+      return;
+    }
     if (this.timer) return;
     this.timer = setInterval(() => this.check(), this.options.intervalMs ?? FOREGROUND_POLL_MS);
     this.timer.unref();

@@ -333,7 +333,6 @@ export class Tile {
       fullScreen: () => screen.activeBuffer === 'alternate',
       onChange: (reading, fullScreen) => this.ingest({ type: 'foreground', reading, fullScreen }),
     });
-    this.foreground.start();
   }
 
   /** The agent's conversation id, as given at launch or as it last reported it. */
@@ -678,6 +677,8 @@ export class Tile {
   private effects(effects: Effect[]): void {
     for (const effect of effects) {
       if (effect.type === 'verdict') {
+        // The foreground is watched only while a command runs: an idle shell wakes nothing.
+        this.foreground?.sync();
         for (const listener of this.changeListeners) listener({ tile: this, from: effect.from, verdict: effect.verdict });
       } else if (effect.type === 'ring') {
         for (const listener of this.ringListeners) listener(this, effect.state);

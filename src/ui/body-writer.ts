@@ -27,6 +27,8 @@ export interface Body {
   readonly key: number;
   readonly rect: Rect;
   readonly screen: PaintableScreen;
+  /** Painted over the overlays (a peek shows a tile's screen inside one). */
+  readonly above?: boolean;
 }
 
 export interface PaintRequest {
@@ -59,7 +61,7 @@ export class BodyWriter {
     const keep = new Set<number>();
     for (const body of bodies) {
       keep.add(body.key);
-      out += this.paintBody(body, forcedLines, occluded);
+      out += this.paintBody(body, forcedLines, body.above ? [] : occluded);
     }
     for (const key of this.cache.keys()) if (!keep.has(key)) this.cache.delete(key);
     return out;

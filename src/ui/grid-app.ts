@@ -26,7 +26,7 @@ import { layout } from './layout.js';
 import type { Layout, LayoutMode, Rect } from './layout.js';
 import { notificationBody, notificationSequence } from './notify.js';
 import type { Notifier } from './notify.js';
-import { overlayContent, overlayFit, overlayRect } from './overlay.js';
+import { overlayContent, overlayFit, overlayRect, peekRect } from './overlay.js';
 import { bigOrder, nextBigSet } from './big-set.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
@@ -36,6 +36,10 @@ import { clampSelection, handleInput, INITIAL_UI, withNote } from './ui-state.js
 import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 
 /** What the app needs of the user's terminal (UserTerminal implements it). */
+/** Body cache keys apart from the tiles' own ids (which are positive): a peek, a preview. */
+const PEEK_KEY = -1;
+const PREVIEW_KEY = -1_000_000_000;
+
 export interface TerminalPort {
   readonly cols: number;
   readonly rows: number;
@@ -299,6 +303,13 @@ export class GridApp {
         if (!info) return;
         return void this.settle(view.restartTile?.(info), () => `tile ${info.id} ${info.name} restarted`);
       }
+      case 'send': {
+        const info = view.tileInfos().find((t) => t.id === effect.tileId);
+        if (!info) return;
+        const refused = view.send(info, effect.text, true);
+        this.ui = withNote(this.ui, refused ?? `sent to tile ${info.id} ${info.name}`, this.now());
+        return this.markChrome();
+      }
       case 'rename': {
         const info = view.tileInfos().find((t) => t.id === effect.tileId);
         if (!info || !view.renameTile) return;
@@ -469,10 +480,18 @@ export class GridApp {
     const now = this.now();
 
     let overlay: GridModel['overlay'] = null;
+    let peek: Body | null = null;
     if (this.ui.overlay) {
       const why = this.ui.overlay.type === 'why' ? this.whyFacts(this.ui.overlay.tileId, infos) : null;
       const content = overlayContent(this.ui.overlay, { escapeKey: this.options.escapeKey, why, helpOffset: this.ui.helpOffset, tiles: infos, fit: overlayFit(rows) }, cols - 4);
-      overlay = { content, rect: overlayRect(content, cols, rows) };
+      const peeked = this.ui.overlay.type === 'peek' ? view.screenOf(this.ui.overlay.tileId) : undefined;
+      if (peeked && this.ui.overlay.type === 'peek') {
+        const { outer, body } = peekRect(peeked.cols, peeked.rows, cols, rows);
+        overlay = { content, rect: outer };
+        peek = { key: PEEK_KEY - this.ui.overlay.tileId, rect: body, screen: peeked, above: true };
+      } else {
+        overlay = { content, rect: overlayRect(content, cols, rows) };
+      }
     }
 
     let chromeLines: string[] | null = null;
@@ -496,6 +515,7 @@ export class GridApp {
           ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
           ...(describeFacts(i.facts) ? { facts: describeFacts(i.facts)! } : {}),
           ...(i.remote ? { remote: i.remote.host, ...(i.remote.lost ? { lost: true } : {}) } : {}),
+          ...(i.state === 'blocked' && i.says ? { asks: i.says } : {}),
         })),
         ui: this.ui,
         color: this.options.color,
@@ -522,8 +542,14 @@ export class GridApp {
         if (!info || !screen) continue;
         this.visible.add(info.id);
         const shown = kind === 'row' ? this.lastLine(info.id, screen) : this.ui.scroll?.tileId === info.id ? this.scrollView(screen, this.ui.scroll) : screen;
-        bodies.push({ key: info.id, rect: body, screen: shown });
+        // The preview shows a tile that also has its row: each needs its own place in the cache.
+        bodies.push({ key: kind === 'preview' ? PREVIEW_KEY - info.id : info.id, rect: body, screen: shown });
       }
+    }
+    if (peek) {
+      bodies.push(peek);
+      // Its output repaints the peek, whether or not the tile shows in the layout.
+      this.visible.add(PEEK_KEY - peek.key);
     }
     const bytes = this.frames.write({ cols, rows, chrome: chromeLines, bodies, occluded: overlay ? [overlay.rect] : [], cursor: this.cursor(l, infos, overlay?.rect ?? null) });
     this.lastPaint = now;

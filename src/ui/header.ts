@@ -36,6 +36,14 @@ export interface HeaderTile {
   remote?: string;
   /** Its ssh connection failed or dropped: said instead of where the exit came from. */
   lost?: boolean;
+  /** Blocked: what the agent asks, in its own words (`approve Bash \`npm test\``). */
+  asks?: string;
+}
+
+/** What a blocked tile asks, as its header and row say it: `approve Bash: npm test`. */
+export function requestWords(asks: string): string {
+  const approve = /^approve (\S+) `(.*)`$/s.exec(asks);
+  return printable(approve ? `approve ${approve[1]}: ${approve[2]}` : asks);
 }
 
 export type FrameStyle = 'round' | 'bold' | 'double';
@@ -63,6 +71,7 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const extra = [...where, ...(tile.facts ? [printable(tile.facts)] : [])];
   const withFacts = extra.length > 0 ? `${label} · ${extra.join(' · ')}` : null;
   const words = stateWords(tile.state, tile.kind);
+  const request = tile.state === 'blocked' && tile.asks ? requestWords(tile.asks) : null;
   const detail = [
     ...(tile.restored ? ['restored'] : []),
     tile.lost && tile.state === 'exited' ? 'connection lost' : provenance(tile.source, tile.state),
@@ -71,7 +80,13 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
     ...(tile.scrolled !== undefined ? [tile.scrolled > 0 ? `scrolled ↑${tile.scrolled}` : 'scroll view'] : []),
   ];
   // Most detail first; each later candidate drops something.
+  // A request is what a user wants to read first: whole with the detail, whole alone, then cut
+  // to the room a 12-column name leaves, before the plain state words.
+  // The frame, glyph and spaces take 9 columns around the name and the request (fill ≥ 1).
+  const roomForRequest = width - Math.min(label.length, 12) - 9;
+  const cutRequest = request && request.length > roomForRequest && roomForRequest >= 12 ? `${request.slice(0, roomForRequest - 1)}…` : null;
   const candidates: string[][] = [
+    ...(request ? [[request, ...detail], [request, showsAge(tile.state) ? age(tile.sinceMs) : ''], [request], ...(cutRequest ? [[cutRequest]] : [])] : []),
     [words, ...detail],
     [words, detail[0] ?? ''],
     [words],

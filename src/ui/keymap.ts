@@ -18,6 +18,8 @@ export type GridAction =
   | { type: 'mute' }
   | { type: 'pin' }
   | { type: 'find' }
+  | { type: 'reply' }
+  | { type: 'peek' }
   | { type: 'add' }
   | { type: 'close' }
   | { type: 'restart' }
@@ -42,6 +44,8 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], show: '1–9', help: 'select tile 1 to 9', action: (key) => ({ type: 'jump', id: Number(key) }) },
   { keys: ['/'], show: '/', help: 'find a tile by number or name (any number, a few letters), ⏎ selects it', action: () => ({ type: 'find' }) },
   { keys: ['enter'], show: '⏎', help: 'focus the selected tile: every key goes to its agent', action: () => ({ type: 'focus' }) },
+  { keys: ['i'], show: 'i', help: 'type a line into the selected tile without entering it: ⏎ sends it (a prompt, or queued)', action: () => ({ type: 'reply' }) },
+  { keys: [' '], show: 'Space', help: "peek at the selected tile's live screen over the grid (Esc back, ⏎ focuses it)", action: () => ({ type: 'peek' }) },
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
   { keys: ['n'], show: 'n', help: 'next tile that needs you: unseen first, then blocked, failed, done, oldest first', action: () => ({ type: 'next' }) },
   { keys: ['w'], show: 'w', help: 'why the selected tile shows its state: the signals that decided it', action: () => ({ type: 'why' }) },

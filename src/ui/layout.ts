@@ -15,8 +15,10 @@ export interface Rect {
 export interface TileRect {
   /** Position of the tile in the tile list. */
   readonly index: number;
-  /** A bordered tile, or a compact one-line row (the rows layout). */
-  readonly kind?: 'tile' | 'row';
+  /** A bordered tile, a compact one-line row (the rows layout), or the rows layout's preview of
+   * the selected row's tile (drawn as a tile above the rows while no tile is big; the tile keeps
+   * its row too). */
+  readonly kind?: 'tile' | 'row' | 'preview';
   /** The box, borders included (a row: the whole line). */
   readonly outer: Rect;
   /** The inside: where the agent's screen is painted, and its pty's size. For a row: where its
@@ -143,6 +145,17 @@ function rowsLayout(input: LayoutInput, shown: readonly number[], area: { width:
     const rowsHeight = Math.min(rowArea(input, shown, large).length, Math.max(minRows + (rowCount > minRows ? 1 : 0), Math.floor(area.height * 0.55)));
     const top = gridOf({ width: area.width, height: area.height - rowsHeight }, [...large].sort((a, b) => a - b), USEFUL_BODY);
     if (top) return finishRows(input, shown, large, top, area, rowsHeight, status);
+  }
+  // Nothing is big: the selected tile's screen fills the room above the rows, so the screen is not
+  // left blank; the rows keep their order and place as the selection moves.
+  const lineCount = rowArea(input, shown, []).length;
+  const rowsHeight = Math.min(lineCount, Math.max(minRows + (shown.length > minRows ? 1 : 0), Math.floor(area.height * 0.55)));
+  const selected = input.selected;
+  if (selected !== undefined && shown.includes(selected)) {
+    const outer: Rect = { x: 0, y: 0, width: area.width, height: area.height - rowsHeight };
+    if (fits(outer, USEFUL_BODY)) {
+      return finishRows(input, shown, [], { tiles: [{ index: selected, kind: 'preview', outer, body: inside(outer) }], columns: 1, rows: 1 }, area, rowsHeight, status);
+    }
   }
   return finishRows(input, shown, [], { tiles: [], columns: 0, rows: 0 }, area, area.height, status);
 }

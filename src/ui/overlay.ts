@@ -105,6 +105,22 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
       if (overlay.error) lines.push({ text: overlay.error, tone: 'warn' });
       return { title: 'add a tile', lines, footer: 'Enter adds · Tab next field · Esc cancels' };
     }
+    case 'reply': {
+      const tile = facts.tiles?.find((t) => t.id === overlay.tileId);
+      return {
+        title: `send to ${overlay.tileId} ${printableLine(tile?.name ?? '', 30)}${tile ? ` · ${stateWords(tile.state)}` : ''}`,
+        lines: [{ key: '▸ line', text: `${printableLine(overlay.text, maxWidth - 20)}▏` }, ...(overlay.error ? [{ text: overlay.error, tone: 'warn' as const }] : [])],
+        footer: 'Enter types it into the tile and submits it · Esc drops it',
+      };
+    }
+    case 'peek': {
+      const tile = facts.tiles?.find((t) => t.id === overlay.tileId);
+      return {
+        title: `peek ${overlay.tileId} ${printableLine(tile?.name ?? '', 30)}${tile ? ` · ${stateWords(tile.state)}` : ' · gone'}`,
+        lines: [],
+        footer: 'Esc back · Enter focuses it',
+      };
+    }
     case 'rename':
       return {
         title: `rename tile ${overlay.tileId}`,
@@ -173,6 +189,15 @@ export function wrapWords(text: string, width: number): string[] {
   }
   if (line !== '' || lines.length === 0) lines.push(line);
   return lines;
+}
+
+/** The peek box: the tile's screen at its own size inside a frame, title and footer, as far as
+ * the terminal allows; its body is the screen's rectangle within. */
+export function peekRect(screenCols: number, screenRows: number, cols: number, rows: number): { outer: Rect; body: Rect } {
+  const width = Math.max(24, Math.min(screenCols + 4, cols - 2));
+  const height = Math.max(5, Math.min(screenRows + 4, rows - 2));
+  const outer = { x: Math.max(0, Math.floor((cols - width) / 2)), y: Math.max(0, Math.floor((rows - 1 - height) / 2)), width, height };
+  return { outer, body: { x: outer.x + 2, y: outer.y + 2, width: Math.max(0, width - 4), height: Math.max(0, height - 4) } };
 }
 
 /** How many of an overlay's lines fit inside its box on a terminal this tall. */

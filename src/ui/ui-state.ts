@@ -12,7 +12,7 @@ import type { Attention } from './attention.js';
 import { LAYOUT_MODES, moveFrom } from './layout.js';
 import { follow, scrollKey, startScroll } from './scroll.js';
 import type { ScrollSource, ScrollState } from './scroll.js';
-import { addFormKey, newAddForm, renameFormKey } from './tile-forms.js';
+import { addFormKey, editText, newAddForm, renameFormKey } from './tile-forms.js';
 import type { AddForm, RenameForm } from './tile-forms.js';
 import { finderKey, newFinder } from './tile-finder.js';
 import type { TileFinder } from './tile-finder.js';
@@ -26,7 +26,11 @@ export type Overlay =
   | { type: 'confirm'; action: 'close' | 'restart'; tileId: number; state: TileStateName }
   | AddForm
   | RenameForm
-  | TileFinder;
+  | TileFinder
+  /** A line typed for a tile from the grid, sent with Enter. */
+  | { type: 'reply'; tileId: number; text: string; error: string | null }
+  /** A tile's live screen shown over the grid. */
+  | { type: 'peek'; tileId: number };
 
 export interface UiState {
   readonly mode: 'grid' | 'focus';
@@ -112,6 +116,8 @@ export type UiEffect =
   | { type: 'close'; tileId: number }
   | { type: 'restart'; tileId: number }
   | { type: 'rename'; tileId: number; name: string }
+  /** Type `text` into the tile and submit it (as `belltower send --enter` does). */
+  | { type: 'send'; tileId: number; text: string }
   | { type: 'quit' };
 
 export interface Step {
@@ -274,6 +280,16 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       return { state: { ...base, overlay: { type: 'help' }, helpOffset: 0 }, effects: [] };
     case 'find':
       return { state: { ...base, overlay: newFinder() }, effects: [] };
+    case 'reply': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      if (tile.state === 'exited') return { state: noted(base, `tile ${tile.id} has exited`, ctx.now), effects: [] };
+      return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null } }, effects: [] };
+    }
+    case 'peek': {
+      const tile = ctx.tiles[base.selected];
+      return tile ? { state: { ...base, overlay: { type: 'peek', tileId: tile.id } }, effects: [] } : { state: base, effects: [] };
+    }
     case 'pin': {
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };
@@ -294,7 +310,17 @@ function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Ste
   if (!overlay) return { state, effects: [] };
   if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event);
   if (overlay.type === 'find') return finderInput(state, overlay, event, ctx);
+  if (overlay.type === 'reply') return replyInput(state, overlay, event, ctx);
   if (event.type === 'paste') return { state, effects: [] };
+  if (overlay.type === 'peek') {
+    // Enter goes into the tile it shows; every other key closes it.
+    const index = ctx.tiles.findIndex((t) => t.id === overlay.tileId);
+    const tile = ctx.tiles[index];
+    if (event.name === 'enter' && tile && tile.state !== 'exited') {
+      return { state: lookAt({ ...state, overlay: null, selected: index, mode: 'focus', typed: '' }, tile), effects: [...seenIfDone(tile), ...focusEffects(tile, true)] };
+    }
+    return { state: { ...state, overlay: null }, effects: [] };
+  }
   if (overlay.type === 'confirm') {
     if (event.name === 'y' || event.name === 'Y') return { state: { ...state, overlay: null }, effects: [{ type: overlay.action, tileId: overlay.tileId }] };
     return { state: noted({ ...state, overlay: null }, 'left as it is', ctx.now), effects: [] };
@@ -315,6 +341,21 @@ function scrolledHelp(offset: number, key: string, lines: { total: number; fit: 
   const page = Math.max(1, lines.fit - 1);
   const by = key === 'down' || key === 'j' ? 1 : key === 'up' || key === 'k' ? -1 : key === 'pagedown' || key === ' ' ? page : key === 'pageup' ? -page : key === 'home' || key === 'g' ? -Infinity : key === 'end' || key === 'G' ? Infinity : 0;
   return Math.max(0, Math.min(Math.max(0, lines.total - lines.fit), offset + by));
+}
+
+function replyInput(state: UiState, reply: Extract<Overlay, { type: 'reply' }>, event: KeyOrPaste, ctx: InputContext): Step {
+  const keys = event.type === 'paste' ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : [event.name];
+  let text = reply.text;
+  for (const key of keys) {
+    if (key === 'escape') return { state: { ...state, overlay: null }, effects: [] };
+    if (key === 'enter') {
+      if (text.trim() === '') return { state: { ...state, overlay: { ...reply, text, error: 'type something to send, or Esc' } }, effects: [] };
+      if (!ctx.tiles.some((t) => t.id === reply.tileId && t.state !== 'exited')) return { state: noted({ ...state, overlay: null }, `tile ${reply.tileId} is gone: nothing sent`, ctx.now), effects: [] };
+      return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileId: reply.tileId, text }] };
+    }
+    text = editText(text, key) ?? text;
+  }
+  return { state: { ...state, overlay: { ...reply, text, error: null } }, effects: [] };
 }
 
 function finderInput(state: UiState, finder: TileFinder, event: KeyOrPaste, ctx: InputContext): Step {

@@ -51,7 +51,7 @@ describe('notifications from the real Claude Code in the grid (tmux)', () => {
       await tmux.waitFor('working', (s) => stateOf(s, 1, 'claude') === 'working', 15_000);
       // Look away: back to the grid, so the tile is not the one in front of you.
       tmux.keys('C-\\');
-      await tmux.waitFor('blocked', (s) => stateOf(s, 1, 'claude') === 'blocked:', 30_000);
+      await tmux.waitFor('blocked', (s) => stateOf(s, 1, 'claude') === 'blocked', 30_000);
       await tmux.until('the bell', () => tmux.bells() >= 1);
       await tmux.until('the notification', () => notifications(client.output()).length >= 1, 5_000);
       // The words come from the PermissionRequest hook (`approve Bash \`…\``) or, when OSC 7501 says

@@ -4,6 +4,7 @@
  * the screen read with capture-pane, and every bell counted through tmux's alert-bell hook.
  * Everything is waited for by predicate, never by a fixed sleep.
  */
+import { STATE_LOOK } from '../../src/ui/format.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import pty from 'node-pty';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,9 +146,11 @@ export function headerOf(screen: string, id: number, name: string): string | und
   return screen.split('\n').find((line) => new RegExp(`[╭┏╔] ${id} ${name} `).test(line));
 }
 
-/** The tile's state word as its header shows it. */
+/** The tile's state as its header shows it, by its glyph (a blocked tile's words may be what it
+ * asks: `◆ approve Bash: npm test`). */
 export function stateOf(screen: string, id: number, name: string): string | undefined {
   const header = headerOf(screen, id, name);
   const segment = header?.split(new RegExp(`[╭┏╔] ${id} ${name} `))[1];
-  return /[●◆✓○■✗?…] (\S+)/.exec(segment ?? '')?.[1];
+  const glyph = /([●◆✓○■✗?…]) \S+/.exec(segment ?? '')?.[1];
+  return glyph === undefined ? undefined : Object.entries(STATE_LOOK).find(([, look]) => look.glyph === glyph)?.[0];
 }

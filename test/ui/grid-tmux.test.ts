@@ -85,7 +85,7 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     await tmux.waitFor('tile 1 cleared', (s) => s.includes('(conversation cleared)') && stateOf(s, 1, 'node') === 'idle');
     expect(tmux.bells()).toBe(1);
 
-    await tmux.waitFor('tile 2 blocked', (s) => stateOf(s, 2, 'node-2') === 'blocked:');
+    await tmux.waitFor('tile 2 blocked', (s) => stateOf(s, 2, 'node-2') === 'blocked');
     await tmux.until('the blocked bell', () => tmux.bells() >= 2);
     await tmux.waitFor('both done', (s) => stateOf(s, 1, 'node') === 'done' && stateOf(s, 2, 'node-2') === 'done');
     await tmux.until('four bells', () => tmux.bells() >= 4);

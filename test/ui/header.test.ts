@@ -17,6 +17,19 @@ describe('headerSegments', () => {
     expect(text(22)).toMatch(/^╭ 3 tests ─+ ◆ ╮$/);
   });
 
+  it('a blocked tile says what it asks, in the agent\'s words, cut to fit before its state words', () => {
+    const asking: HeaderTile = { ...tile, source: 'hook', asks: 'approve Bash `npm test`' };
+    expect(text(80, asking)).toMatch(/^╭ 3 tests ─+ ◆ approve Bash: npm test · hook · 4s ╮$/);
+    expect(text(40, asking)).toMatch(/^╭ 3 tests ─+ ◆ approve Bash: npm test ╮$/);
+    const long: HeaderTile = { ...asking, asks: 'approve Bash `npm run test -- --reporter verbose --coverage`' };
+    expect(text(50, long)).toMatch(/^╭ 3 tests ─+ ◆ approve Bash: npm run test -- --r… ╮$/);
+    for (let width = 10; width <= 90; width++) expect(segmentsWidth(headerSegments(long, { width, frame: 'bold', selected: true, color: false }))).toBe(width);
+    // Only a blocked tile asks: the words of a done turn are not a request.
+    expect(text(80, { ...asking, state: 'working' })).not.toContain('approve');
+    // A notification's message is shown as it came.
+    expect(text(80, { ...tile, asks: 'Claude needs your permission to use Bash' })).toContain('◆ Claude needs your permission to use Bash');
+  });
+
   it('shows no age for idle and exited tiles, so a resting grid never ticks', () => {
     expect(text(60, { ...tile, state: 'idle', kind: undefined, source: 'title' })).toMatch(/○ idle · title ╮$/);
     expect(text(60, { ...tile, state: 'exited', kind: undefined, source: 'process' })).toMatch(/■ exited · exit ╮$/);

@@ -193,3 +193,20 @@ describe('moving through the rows layout', () => {
     expect(l.rowOrder).toContain(down);
   });
 });
+
+describe('the rows layout with nothing big', () => {
+  it('previews the selected tile above the rows, which keep their order and place as the selection moves', () => {
+    const at = (selected: number) => grid(layout({ cols: 120, rows: 40, count: 20, mode: 'auto', large: [], selected }));
+    const first = at(0);
+    const preview = first.tiles.filter((t) => t.kind === 'preview');
+    expect(preview.map((t) => t.index)).toEqual([0]);
+    expect(preview[0]!.body.width >= 40 && preview[0]!.body.height >= 8).toBe(true);
+    // Every tile keeps its row, the previewed one too.
+    expect(first.rowOrder).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    const rows = (l: ReturnType<typeof at>) => l.tiles.filter((t) => t.kind === 'row').map((t) => `${t.index}@${t.outer.y}`);
+    expect(rows(at(5))).toEqual(rows(first));
+    expect(at(5).tiles.find((t) => t.kind === 'preview')?.index).toBe(5);
+    // No room for a useful preview: rows only.
+    expect(grid(layout({ cols: 80, rows: 14, count: 20, mode: 'rows', large: [], selected: 0 })).tiles.some((t) => t.kind === 'preview')).toBe(false);
+  });
+});

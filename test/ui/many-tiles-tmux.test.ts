@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, simSpec, start } from '../support/grid-session.js';
 import { tmuxMissing } from '../support/tmux.js';
+import { STATE_LOOK } from '../../src/ui/format.js';
 import type { Tmux } from '../support/tmux.js';
 
 const missing = tmuxMissing();
@@ -23,11 +24,13 @@ function bigOf(screen: string): number[] {
   return [...screen.matchAll(/[╭┏╔] (\d+) /g)].map((m) => Number(m[1]));
 }
 
-/** Each tile's state word as drawn (a big tile's header, or its row). */
+/** Each tile's state as drawn (a big tile's header, or its row), by its glyph: a blocked tile's
+ * words are what it asks. */
 function statesOf(screen: string): Map<number, string> {
+  const byGlyph = (glyph: string) => Object.entries(STATE_LOOK).find(([, look]) => look.glyph === glyph)?.[0] ?? '?';
   const states = new Map<number, string>();
-  for (const m of screen.matchAll(/[╭┏╔] (\d+) \S+ [─━═]+ \S (\w+)/g)) states.set(Number(m[1]), m[2]!);
-  for (const m of screen.matchAll(/^[▸ ] (\d+) \S+ +\S (\w+)/gm)) states.set(Number(m[1]), m[2]!);
+  for (const m of screen.matchAll(/[╭┏╔] (\d+) \S+ [─━═]+ (\S) /g)) states.set(Number(m[1]), byGlyph(m[2]!));
+  for (const m of screen.matchAll(/^[▸ ] (\d+) \S+ +(\S) /gm)) states.set(Number(m[1]), byGlyph(m[2]!));
   return states;
 }
 
@@ -137,5 +140,34 @@ describe.skipIf(missing !== null)('big tiles and unseen marks (tmux)', () => {
     expect(screen).not.toMatch(/unseen/);
     tmux.keys('n');
     await tmux.waitFor('n goes to the done tile, not to tile 1', (s) => selectedOf(s) === 3 || /only tile that needs you/.test(s));
+  }, 60_000);
+});
+
+describe.skipIf(missing !== null)('acting from the grid (tmux)', () => {
+  it('a blocked tile says what it asks in its header and its row; i sends a line without entering the tile; Space peeks at a row', async () => {
+    const rest = Array.from({ length: 6 }, () => simSpec('idle', 'rest:600'));
+    const { tmux } = start([simSpec('asks', 'rest:1,work:1,ask:600'), simSpec('talks', 'rest:600'), ...rest], { cols: 100, rows: 30 });
+    // The request, in the agent's words, where the state words were.
+    let screen = await tmux.waitFor('tile 1 asking', (s) => /◆ approve Bash: make deploy/.test(s), 20_000);
+    expect(bigOf(screen)).toContain(1);
+
+    // i on tile 2 (a row): a line typed for it, sent with Enter, while the grid keeps the keyboard.
+    tmux.keys('2');
+    await tmux.waitFor('tile 2 selected', (s) => selectedOf(s) === 2);
+    tmux.keys('i');
+    await tmux.waitFor('the line to send', (s) => s.includes('send to 2 node-2'));
+    tmux.type('ship it');
+    tmux.keys('Enter');
+    screen = await tmux.waitFor('the line to reach the agent', (s) => s.includes('answering "ship it"') && !s.includes('send to 2'), 20_000);
+    expect(screen.split('\n').at(-1)).not.toMatch(/FOCUS/);
+
+    // Space: tile 5's live screen over the grid; the layout under it does not move.
+    tmux.keys('5');
+    const before = await tmux.waitFor('tile 5 selected', (s) => selectedOf(s) === 5);
+    tmux.keys('Space');
+    screen = await tmux.waitFor('the peek', (s) => s.includes('peek 5 node-5') && s.includes('a simulated agent'));
+    tmux.keys('Escape');
+    const after = await tmux.waitFor('the peek closed', (s) => !s.includes('peek 5'));
+    expect(bigOf(after)).toEqual(bigOf(before));
   }, 60_000);
 });

@@ -50,7 +50,7 @@ export function GridView({ model }: { model: GridModel }) {
             );
           }
           const frame = selected ? (ui.mode === 'focus' ? 'double' : 'bold') : 'round';
-          return <TileFrame key={tile.id} tile={tile} outer={outer} frame={frame} selected={selected} color={color} />;
+          return <TileFrame key={kind === 'preview' ? `preview-${tile.id}` : tile.id} tile={tile} outer={outer} frame={frame} selected={selected} color={color} />;
         })
       ) : (
         <Box position="absolute" width={cols} height={Math.max(1, rows - 1)} alignItems="center" justifyContent="center" flexDirection="column">

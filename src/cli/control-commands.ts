@@ -1,7 +1,8 @@
 /** `belltower ls`, `send`, `wait`: talk to a running belltower over its control socket. */
 import { ControlClientError, findSession, request } from '../control/control-client.js';
 import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
-import { WAIT_TARGETS } from '../control/protocol.js';
+import { STATE_NAMES, WAIT_TARGETS } from '../control/protocol.js';
+import { findTile } from '../control/control-target.js';
 import { tileNameProblem } from '../control/tile-name.js';
 import { resolve } from 'node:path';
 import { printable } from '../platform/printable.js';
@@ -56,10 +57,96 @@ export async function whyCommand(tile: string, flags: { json?: boolean; session?
   return 0;
 }
 
-export async function sendCommand(tile: string, text: string, flags: { enter?: boolean; session?: string }, out: Output): Promise<number> {
+export interface SendFlags {
+  enter?: boolean;
+  session?: string;
+  /** Every tile whose program still runs. */
+  all?: boolean;
+  /** The running tiles in one of these states: `done`, `blocked,idle`. */
+  state?: string;
+}
+
+/**
+ * `belltower send TILE TEXT`: one tile, as it always was (one request, nothing printed). Several:
+ * `send TILE,TILE… TEXT` (exactly those; a TILE that is no tile sends nothing), `send --all TEXT`
+ * (every tile still running), `send --state STATE[,STATE…] TEXT` (the running tiles in those
+ * states). Each tile gets the same text (and Enter); one line per tile says sent or why not. Exit
+ * 0 when every tile took it, 1 when one could not (or none was chosen), 2 for a usage error.
+ */
+export async function sendCommand(tile: string | undefined, text: string | undefined, flags: SendFlags, out: Output): Promise<number> {
+  const picking = flags.all ? '--all' : flags.state !== undefined ? '--state' : null;
+  if (picking === null) {
+    // Commander's own words, as when both arguments were required.
+    if (tile === undefined) return usage(out, "error: missing required argument 'tile'");
+    if (text === undefined) return usage(out, "error: missing required argument 'text'");
+    if (!tile.includes(',')) return sendOne(tile, text, flags, out);
+    return sendMany({ list: tile }, text, flags, out);
+  }
+  if (flags.all && flags.state !== undefined) return fail(out, '--all and --state pick the tiles two ways: give one (--state picks among every tile)', 2);
+  if (tile === undefined) return usage(out, "error: missing required argument 'text'");
+  if (text !== undefined) return fail(out, `with ${picking}, give only TEXT: ${picking} picks the tiles (to name them: send TILE,TILE… TEXT)`, 2);
+  if (flags.state === undefined) return sendMany({ all: true }, tile, flags, out);
+  const states = flags.state.split(',').map((s) => s.trim());
+  const wrong = states.find((s) => !(STATE_NAMES as readonly string[]).includes(s));
+  if (wrong !== undefined) return fail(out, `--state takes one or more of ${STATE_NAMES.join(', ')}, separated by commas (got "${flags.state}")`, 2);
+  return sendMany({ states }, tile, flags, out);
+}
+
+async function sendOne(tile: string, text: string, flags: SendFlags, out: Output): Promise<number> {
   const reply = await call(out, flags.session, { op: 'send', tile, text, enter: flags.enter ?? false });
   if (typeof reply === 'number') return reply;
   return reply.ok ? 0 : fail(out, reply.error);
+}
+
+/** A process ended: it can take no text (TileSet.send says "has exited"). */
+const hasEnded = (tile: TileInfo) => tile.state === 'exited' || tile.exit !== undefined;
+
+async function sendMany(pick: { list: string } | { all: true } | { states: string[] }, text: string, flags: SendFlags, out: Output): Promise<number> {
+  if ('list' in pick && pick.list.split(',').some((key) => key.trim() === '')) {
+    return fail(out, `TILE,TILE…: a tile is missing between the commas (got "${pick.list}")`, 2);
+  }
+  const listed = await call(out, flags.session, { op: 'ls' });
+  if (typeof listed === 'number') return listed;
+  if (!listed.ok) return fail(out, listed.error);
+  if (!('tiles' in listed)) return fail(out, 'unexpected reply');
+  const tiles = listed.tiles;
+  const known = () => tiles.map((t) => `${t.id} ${t.name} ${t.state}`).join(', ') || 'none';
+  let chosen: TileInfo[];
+  if ('list' in pick) {
+    // A tile whose name has a comma in it is still one tile.
+    if (tiles.some((t) => t.name === pick.list)) return sendOne(pick.list, text, flags, out);
+    chosen = [];
+    for (const key of pick.list.split(',').map((k) => k.trim())) {
+      const found = findTile(tiles, key);
+      // A typo sends nothing: a broadcast is all the tiles named, or none.
+      if (!found) return fail(out, `no tile "${key}" (tiles: ${known()}); nothing sent`);
+      if (!chosen.some((t) => t.id === found.id)) chosen.push(found);
+    }
+  } else {
+    const matching = 'states' in pick ? tiles.filter((t) => pick.states.includes(t.state)) : tiles;
+    for (const tile of matching.filter(hasEnded)) out.line(`skipped: ${formatTile(tile)}  (it has exited)`);
+    chosen = matching.filter((t) => !hasEnded(t));
+    if (chosen.length === 0) {
+      const which = 'states' in pick ? `no running tile is ${pick.states.join(' or ')}` : 'no running tile';
+      return fail(out, `${which} (tiles: ${known()}); nothing sent`);
+    }
+  }
+  let refused = 0;
+  for (const tile of chosen) {
+    const reply = await call(out, flags.session, { op: 'send', tile: String(tile.id), text, enter: flags.enter ?? false });
+    if (typeof reply === 'number') return reply; // belltower is gone: the rest cannot be sent either
+    if (reply.ok) out.line(`sent: ${formatTile(tile)}`);
+    else {
+      refused++;
+      out.error(`belltower: not sent to ${tile.id} ${printable(tile.name)}: ${printable(reply.error)}`);
+    }
+  }
+  return refused === 0 ? 0 : 1;
+}
+
+function usage(out: Output, message: string): number {
+  out.error(message);
+  return 2;
 }
 
 export async function waitCommand(tile: string, flags: { for?: string; timeout?: string; session?: string }, out: Output): Promise<number> {

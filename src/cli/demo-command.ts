@@ -11,6 +11,10 @@ import { durationProblem, MAX_DURATION_MS } from '../verdict/duration.js';
 import type { Output } from './output.js';
 import { runHeadless } from './run-command.js';
 import { runUi } from './ui-command.js';
+import type { UiFlags } from './ui-command.js';
+import { readGridFlags } from './grid-options.js';
+import type { GridDisplayFlags } from './grid-options.js';
+import type { CommonRunFlags } from './run-setup.js';
 
 const SIM = fileURLToPath(new URL('../../demo/sim-agent.mjs', import.meta.url));
 
@@ -51,7 +55,14 @@ export function demoAgents(count = DEMO_AGENTS.length): { name: string; plan: st
   });
 }
 
-export async function demoCommand(flags: { seconds?: string; lines?: boolean; tiles?: string }, out: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** `belltower demo`'s own options, and the grid's that it takes (grid-options.ts). */
+export interface DemoFlags extends CommonRunFlags, GridDisplayFlags {
+  seconds?: string;
+  lines?: boolean;
+  tiles?: string;
+}
+
+export async function demoCommand(flags: DemoFlags, out: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const seconds = flags.seconds === undefined ? undefined : Number(flags.seconds);
   if (seconds !== undefined && (!(seconds > 0) || durationProblem(seconds * 1000))) {
     out.error(`belltower demo: --seconds takes a positive number of seconds, at most ${Math.floor(MAX_DURATION_MS / 1000)}`);
@@ -62,9 +73,15 @@ export async function demoCommand(flags: { seconds?: string; lines?: boolean; ti
     out.error('belltower demo: --tiles takes a whole number from 1 to 64');
     return 2;
   }
+  // The grid's options are refused as the grid refuses them, whether or not the grid opens.
+  const wrong = readGridFlags(flags);
+  if ('error' in wrong) {
+    out.error(`belltower demo: ${wrong.error}`);
+    return 2;
+  }
   const onTerminal = process.stdin.isTTY && process.stdout.isTTY && !inCi(env) && !flags.lines;
   if (onTerminal) {
-    return runUi(demoAgents(count).map((agent) => ({ spec: simSpec(agent), name: agent.name, cwd: process.cwd() })), {}, out, {
+    return runUi(demoAgents(count).map((agent) => ({ spec: simSpec(agent), name: agent.name, cwd: process.cwd() })), demoUiFlags(flags), out, {
       defaultSession: `demo-${process.pid}`,
       // Simulated agents: nothing to come back to.
       persist: false,
@@ -72,7 +89,26 @@ export async function demoCommand(flags: { seconds?: string; lines?: boolean; ti
     });
   }
   // Said back as the user wrote it (`--seconds 0.50` is "0.50s").
-  return demoLines(seconds ?? 30, flags.seconds?.trim() ?? '30', out);
+  return demoLines(seconds ?? 30, flags.seconds?.trim() ?? '30', demoRunFlags(flags), out);
+}
+
+/** What the demo's grid is given: the grid's options as they came, without the demo's own. */
+export function demoUiFlags(flags: DemoFlags): UiFlags {
+  const { seconds: _seconds, lines: _lines, tiles: _tiles, ...grid } = flags;
+  return grid;
+}
+
+/** What the printed lines take of the grid's options: the session, recordings, OSC 7501, timing
+ * (the rest is about the grid on a terminal). */
+export function demoRunFlags(flags: DemoFlags): CommonRunFlags {
+  return {
+    ...(flags.session !== undefined ? { session: flags.session } : {}),
+    ...(flags.record !== undefined ? { record: flags.record } : {}),
+    ...(flags.captureOutput ? { captureOutput: true } : {}),
+    ...(flags.recordText ? { recordText: true } : {}),
+    ...(flags.psp === false ? { psp: false } : {}),
+    ...(flags.timing !== undefined ? { timing: flags.timing } : {}),
+  };
 }
 
 /** CI services set `CI` (to anything but "false" or "0"). */
@@ -80,9 +116,9 @@ export function inCi(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
 }
 
-async function demoLines(seconds: number, given: string, out: Output): Promise<number> {
+async function demoLines(seconds: number, given: string, flags: CommonRunFlags, out: Output): Promise<number> {
   out.line(`belltower demo: ${DEMO_AGENTS.length} simulated agents for ${given}s (Ctrl-C ends it sooner). 🔔 marks where belltower rings.`);
-  return runHeadless(demoSpecs(), { headless: true, session: `demo-${process.pid}` }, out, {
+  return runHeadless(demoSpecs(), { ...flags, headless: true, session: flags.session ?? `demo-${process.pid}` }, out, {
     format: formatDemoLine,
     stopAfterMs: seconds * 1000,
     names: DEMO_AGENTS.map((agent) => agent.name),

@@ -12,12 +12,20 @@ import { askOnTerminal } from './restore-start.js';
 import { findWorkspace } from './workspace-command.js';
 import { WORKSPACE_FILE } from '../workspace/workspace-file.js';
 import { admitWorkspace } from './workspace-trust.js';
+import { readGridFlags } from './grid-options.js';
 
 export interface GridFlags extends UiFlags {
   config?: string;
 }
 
 export async function gridCommand(specs: string[], flags: GridFlags, out: Output, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  // A wrong flag is said before anything else happens: before the workspace file is read, and
+  // before its trust question takes the terminal.
+  const wrong = readGridFlags(flags);
+  if ('error' in wrong) {
+    out.error(`belltower: ${wrong.error}`);
+    return 2;
+  }
   const found = findWorkspace(flags.config, cwd);
   if (found && !found.ok) {
     for (const error of found.errors) out.error(`belltower: ${error}`);

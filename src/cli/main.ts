@@ -6,7 +6,11 @@ import { Command, CommanderError } from 'commander';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { addCommand, closeCommand, lsCommand, renameCommand, restartCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
+import type { SendFlags } from './control-commands.js';
+import { STATE_NAMES } from '../control/protocol.js';
 import { demoCommand } from './demo-command.js';
+import type { DemoFlags } from './demo-command.js';
+import { addGridOptions } from './grid-options.js';
 import { closestName, mistypedName } from './did-you-mean.js';
 import { EXIT, EXIT_STATUS_HELP } from './exit-codes.js';
 import { splitWords } from '../agents/launch-spec.js';
@@ -36,30 +40,12 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
 
   // Options of the grid itself come before any SPEC; a subcommand's options are its own.
   program.enablePositionalOptions();
-  program
-    .argument('[spec...]', 'claude | codex | gemini | shell | "any command line" (default: claude)')
-    .option('--session <name>', 'the name control commands use to find this belltower (default: the folder\'s name)')
-    .option('--escape-key <key>', 'the key that leaves a focused tile (default: ctrl-\\)')
-    .option('--config <file>', `the workspace file (default: ./${WORKSPACE_FILE} when there is one)`)
-    .option('--bell <mode>', 'all | background (not for the tile in front of you) | off (default: all)')
-    .option('--notify <how>', 'desktop notifications: auto | osc9 | osc777 | osc99 | off (default: auto)')
-    .option('--quiet-period <duration>', 'a tile that rings again this soon is shown, not rung (default: 30s; 0 rings every time)')
-    .option('--restore', "bring back this session's last workspace without asking (its tiles, their conversations, the grid)")
-    .option('--fresh', "start without the session's last workspace, even after a crash (it is replaced by this one)")
-    .option('--exit-with-last-tile', 'quit when every tile has exited')
-    .option('--mouse', "click selects a tile, double click focuses it, the wheel scrolls (off by default: your terminal's own text selection keeps working)")
-    .option('--scrollback <lines>', 'lines of output each tile keeps for the scroll view (default 1000)')
-    .option('--record <dir>', 'write one recording per tile into this folder')
-    .option('--capture-output', 'include the raw output in recordings (large)')
-    .option('--record-text', "record the agents' text as received (prompts, replies): not shareable")
-    .option('--no-psp', 'do not answer the OSC 7501 query (agents fall back to titles)')
-    .option('--no-hooks', "do not inject belltower's hooks")
-    .option('--remote-hooks', "remote Claude tiles (ssh HOST claude) get belltower's hooks over their ssh connection: a private folder on HOST while the tile runs")
-    .option('--timing <name=ms>', 'override a timing default (repeatable), e.g. conflictWindowMs=1000', collect)
-    .action(async (specs: string[], flags: GridFlags) => {
-      if (mistyped(program, specs, out)) return setExit(EXIT.usage);
-      setExit(await gridCommand(specs, flags, out));
-    });
+  program.argument('[spec...]', 'claude | codex | gemini | shell | "any command line" (default: claude)');
+  addGridOptions(program, 'grid');
+  program.action(async (specs: string[], flags: GridFlags) => {
+    if (mistyped(program, specs, out)) return setExit(EXIT.usage);
+    setExit(await gridCommand(specs, flags, out));
+  });
 
   // Our own help command: one for a name that is no command says so (commander's printed the
   // top-level help and exited 1, as if the user had asked for it).
@@ -96,13 +82,16 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--list', 'every trusted file, and whether it still holds what you trusted')
     .action((file: string | undefined, flags: TrustFlags) => setExit(trustCommand(file, flags, out)));
 
-  program
+  const demo = program
     .command('demo')
     .description('simulated agents that work, finish and ask for permission: see belltower decide, no agent needed')
     .option('--seconds <n>', 'end after this long (default: on a terminal, until you quit; printing lines, 30)')
     .option('--lines', 'print each verdict as a line instead of opening the grid')
-    .option('--tiles <n>', 'how many simulated agents (default 5)')
-    .action(async (flags: { seconds?: string; lines?: boolean; tiles?: string }) => setExit(await demoCommand(flags, out)));
+    .option('--tiles <n>', 'how many simulated agents (default 5)');
+  // The grid's own options, as `belltower [SPEC...]` takes them (those that mean something here).
+  addGridOptions(demo, 'demo')
+    .addHelpText('after', '\nPrinting lines (piped, with CI set, or --lines), the grid options that apply are\n--session, --record, --capture-output, --record-text, --no-psp and --timing.')
+    .action(async (flags: DemoFlags) => setExit(await demoCommand(flags, out)));
 
   program
     .command('run')
@@ -146,12 +135,24 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
 
   program
     .command('send')
-    .description('type TEXT into a tile (by number or name)')
-    .argument('<tile>')
-    .argument('<text>')
+    .description('type TEXT into a tile (by number or name), into several (TILE,TILE…), every running tile (--all) or those in a state (--state)')
+    .usage('[options] TILE TEXT | TILE,TILE… TEXT | --all TEXT | --state STATE[,STATE…] TEXT')
+    .argument('[tile]', 'a tile by number or name; several with commas (1,3,web)')
+    .argument('[text]')
     .option('--enter', 'then press Enter (submits: counts as a prompt)')
+    .option('--all', 'every tile whose program still runs')
+    .option('--state <states>', `the running tiles in this state, or one of several (done,idle): ${STATE_NAMES.join(' | ')}`)
     .option('--session <name>', 'which running belltower')
-    .action(async (tile: string, text: string, flags: { enter?: boolean; session?: string }) => setExit(await sendCommand(tile, text, flags, out)));
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Several tiles: one line per tile (sent, or skipped: it has exited). Exit 0 when',
+        'every tile took the text; 1 when one could not (it exited, it was closed) or',
+        'none was chosen — a TILE that is no tile sends nothing —; 2 for a usage error.',
+      ].join('\n'),
+    )
+    .action(async (tile: string | undefined, text: string | undefined, flags: SendFlags) => setExit(await sendCommand(tile, text, flags, out)));
 
   program
     .command('wait')

@@ -21,17 +21,12 @@ import type { Logger } from '../platform/logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { RingState } from '../tile/workspace-view.js';
-import { BELL_MODES } from '../ui/bell.js';
-import type { BellMode } from '../ui/bell.js';
 import { colorDepthFrom } from '../ui/color-depth.js';
-import { DEFAULT_QUIET_PERIOD_MS } from '../ui/attention.js';
 import type { GridApp, InitialUi, TileSettings } from '../ui/grid-app.js';
 import { initialSizes } from '../ui/initial-sizes.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
-import { chooseNotifier, multiplexer, NOTIFY_CHOICES } from '../ui/notify.js';
-import type { NotifyChoice } from '../ui/notify.js';
+import { chooseNotifier, multiplexer } from '../ui/notify.js';
 import { resolveTiming } from '../verdict/timing.js';
-import { parseDuration } from './duration.js';
 import { UserTerminal } from '../ui/user-terminal.js';
 import { launchProblem } from '../session/launch-check.js';
 import { EXIT, exitStatus } from './exit-codes.js';
@@ -40,19 +35,10 @@ import type { Output } from './output.js';
 import { prepareRun, tileSetBase, withWorkspaceTiming } from './run-setup.js';
 import type { TileRequest } from './tile-request.js';
 import type { CommonRunFlags } from './run-setup.js';
+import { readGridFlags } from './grid-options.js';
+import type { GridDisplayFlags } from './grid-options.js';
 
-export interface UiFlags extends CommonRunFlags {
-  escapeKey?: string;
-  bell?: string;
-  notify?: string;
-  /** e.g. `30s`, `0` to ring every edge. */
-  quietPeriod?: string;
-  /** Quit once every tile has exited. */
-  exitWithLastTile?: boolean;
-  /** Lines of output each tile keeps for the scroll view. */
-  scrollback?: string;
-  /** Mouse reports: click selects, double click focuses, the wheel scrolls. */
-  mouse?: boolean;
+export interface UiFlags extends CommonRunFlags, GridDisplayFlags {
   /** Bring back the session's saved workspace without asking. */
   restore?: boolean;
   /** Ignore the saved workspace (it is replaced by this one's). */
@@ -73,8 +59,7 @@ export interface UiStyle {
   whenEmpty?: TileRequest | string[];
 }
 
-/** Memory grows with it (about 2.6 MB per 120×40 tile at 1000 lines, 19 MB at 10 000). */
-export const MAX_SCROLLBACK = 100_000;
+export { MAX_SCROLLBACK } from './grid-options.js';
 
 /** The grid's own pty size when the terminal is too small to lay tiles out. */
 const FALLBACK_SIZE = { cols: 80, rows: 24 };
@@ -84,39 +69,13 @@ const MAX_EARLY_RINGS = 1000;
 export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, style: UiStyle = {}): Promise<number> {
   let requests = asked;
   const ws = style.workspace ?? {};
-  const escape = parseEscapeKey(flags.escapeKey ?? ws.escapeKey ?? DEFAULT_ESCAPE_KEY);
-  if ('error' in escape) {
-    out.error(`belltower: ${escape.error}`);
+  const read = readGridFlags(flags, ws);
+  if ('error' in read) {
+    out.error(`belltower: ${read.error}`);
     return EXIT.usage;
   }
-  const bell = (flags.bell ?? ws.bell ?? 'all') as BellMode;
-  if (!BELL_MODES.includes(bell)) {
-    out.error(`belltower: --bell takes ${BELL_MODES.join(', ')} (got "${flags.bell}")`);
-    return EXIT.usage;
-  }
-  const notifyChoice = (flags.notify ?? ws.notify ?? 'auto') as NotifyChoice;
-  if (!NOTIFY_CHOICES.includes(notifyChoice)) {
-    out.error(`belltower: --notify takes ${NOTIFY_CHOICES.join(', ')} (got "${flags.notify}")`);
-    return EXIT.usage;
-  }
-  let quietPeriodMs = DEFAULT_QUIET_PERIOD_MS;
-  if (flags.quietPeriod !== undefined) {
-    const parsed = flags.quietPeriod.trim() === '0' ? 0 : parseDuration(flags.quietPeriod);
-    if (parsed === null) {
-      out.error(`belltower: --quiet-period takes a duration such as 30s or 0 (got "${flags.quietPeriod}")`);
-      return EXIT.usage;
-    }
-    quietPeriodMs = parsed;
-  }
-  const scrollback = flags.scrollback === undefined ? undefined : Number(flags.scrollback);
-  if (scrollback !== undefined && (!Number.isInteger(scrollback) || scrollback < 0 || scrollback > MAX_SCROLLBACK)) {
-    out.error(`belltower: --scrollback takes a whole number of lines from 0 to ${MAX_SCROLLBACK} (got "${flags.scrollback}")`);
-    return EXIT.usage;
-  }
-  if (flags.restore && flags.fresh) {
-    out.error('belltower: --restore and --fresh contradict each other: give one');
-    return EXIT.usage;
-  }
+  const { bell, notify: notifyChoice, quietPeriodMs, scrollback } = read;
+  const escape = { key: read.escapeKey };
   const runFlags = { ...flags, timing: withWorkspaceTiming(ws.timing, flags.timing) };
   const defaultSession = style.defaultSession ?? sessionFromFolder(process.cwd());
   let setup = prepareRun(

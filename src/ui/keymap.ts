@@ -77,16 +77,28 @@ export const DOUBLE_PRESS_MS = 500;
 
 /**
  * `--escape-key` values: `ctrl-\`, `ctrl-]`, `ctrl-^`, `ctrl-_`, `ctrl-a` … `ctrl-z` (also
- * written `C-x` or `^x`). Returns the key name, or an error message that says what is accepted.
+ * written `C-x` or `^x`) — but none of the keys every shell and agent needs: Ctrl+C, Ctrl+D,
+ * Ctrl+Z, Ctrl+[ (Escape), and Enter, Tab and Backspace. Returns the key name, or an error
+ * message that says why and what is accepted.
  */
 export function parseEscapeKey(text: string): { key: string } | { error: string } {
+  // Control keys no escape key may be: every shell and agent needs them as they are.
+  const reserved: Readonly<Record<string, string>> = {
+    c: 'interrupts the agent or command in every tile',
+    d: 'ends input in every tile (a shell exits on it, an agent quits)',
+    z: 'suspends the agent or command in every tile',
+    '[': 'is Escape, which every agent uses (to stop a turn, to close a dialog)',
+    m: 'is also Enter, Tab or Backspace',
+    j: 'is also Enter, Tab or Backspace',
+    i: 'is also Enter, Tab or Backspace',
+    h: 'is also Enter, Tab or Backspace',
+  };
   const t = text.trim().toLowerCase();
   const match = /^(?:ctrl[-+]|c-|\^)(.)$/.exec(t);
   const ch = match?.[1];
-  if (ch !== undefined && (/[a-z]/.test(ch) || ['\\', ']', '^', '_'].includes(ch))) {
-    if (ch === 'm' || ch === 'i' || ch === 'h' || ch === 'j') return { error: `--escape-key ${text}: that key is also Enter, Tab or Backspace; pick another (default ctrl-\\)` };
-    return { key: `ctrl-${ch}` };
-  }
+  const needed = ch === undefined ? undefined : reserved[ch];
+  if (needed !== undefined) return { error: `--escape-key ${text}: that key ${needed}; pick another (default ctrl-\\)` };
+  if (ch !== undefined && (/[a-z]/.test(ch) || ['\\', ']', '^', '_'].includes(ch))) return { key: `ctrl-${ch}` };
   return { error: `--escape-key ${text}: give a control key such as ctrl-\\ (the default), ctrl-] or ctrl-g` };
 }
 

@@ -31,7 +31,7 @@ describe('exit statuses of usage errors', () => {
     [['--bogus'], "unknown option '--bogus'"],
     [['ls', '--bogus'], "unknown option '--bogus'"],
     [['send'], "missing required argument 'tile'"],
-    [['demo', '--mouse'], "unknown option '--mouse'"],
+    [['demo', '--config', 'x'], "unknown option '--config'"],
     [['wait'], "missing required argument 'tile'"],
     [['wait', '1', '--for', 'soon'], '--for takes one of done, blocked, idle, exited, finished, any'],
   ])('belltower %j exits 2 and says why', async (args, said) => {

@@ -39,8 +39,9 @@ describe.skipIf(tmuxMissing() !== null || !built)('the status line in a real ter
     const focused = await tmux.waitFor('focus mode', (s) => lastLine(s).includes('FOCUS'));
     expect(lastLine(focused)).toMatch(/ {2}Ctrl\+\\ back/);
     tmux.resize(40, ROWS);
-    // Redrawn for 40 columns (a line cut by the narrower window would not end with the hint).
-    const narrow = await tmux.waitFor('focus mode at 40 columns', (s) => / {2}Ctrl\+\\ back( to the grid)? ?$/.test(lastLine(s)));
+    // Redrawn for 40 columns: tmux reflows the old 80-column line into two, whose second half also
+    // ends with the hint, so the redrawn line is the one that starts with FOCUS too.
+    const narrow = await tmux.waitFor('focus mode at 40 columns', (s) => /^ FOCUS .* {2}Ctrl\+\\ back( to the grid)? ?$/.test(lastLine(s)));
     expect(lastLine(narrow)).toMatch(/^ FOCUS /);
     expect(lastLine(narrow).length).toBeLessThanOrEqual(40);
 

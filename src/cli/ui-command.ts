@@ -22,6 +22,7 @@ import { belltowerDirs } from '../platform/state-dir.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { RingState } from '../tile/workspace-view.js';
 import { colorDepthFrom } from '../ui/color-depth.js';
+import { tmuxClientFeatures } from '../platform/tmux-features.js';
 import type { GridApp, InitialUi, TileSettings } from '../ui/grid-app.js';
 import { initialSizes } from '../ui/initial-sizes.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
@@ -120,9 +121,13 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   const log = fileLogger(logPath);
   const terminal = new UserTerminal(process.stdin, process.stdout);
 
+  // Inside tmux, COLORTERM rarely says it: ask tmux what the terminal outside can show. Tiles are
+  // told truecolor when it has it, as a terminal emulator tells its programs.
+  const depth = colorDepthFrom(process.env, tmuxClientFeatures(process.env));
+  const tileEnv = depth === 'truecolor' && !process.env.COLORTERM ? { ...process.env, COLORTERM: 'truecolor' } : process.env;
   const tiles = new TileSet({
     cwd: process.cwd(),
-    env: process.env,
+    env: tileEnv,
     cols: FALLBACK_SIZE.cols,
     rows: FALLBACK_SIZE.rows,
     timing: setup.timing,
@@ -334,7 +339,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
         tileSettings: (id) => settings.get(id) ?? { bell: true, notify: true },
         cwd: process.cwd(),
         color: wantsColor(process.env),
-        depth: colorDepthFrom(process.env),
+        depth,
         logger: log,
         onQuit: () => finish(null, 'quit'),
       });

@@ -7,12 +7,15 @@ import type { Color } from '../session/styled-row.js';
 
 export type ColorDepth = 'none' | 'ansi16' | 'ansi256' | 'truecolor';
 
-/** The terminal's colour depth from its environment (as terminal programs conventionally read it). */
-export function colorDepthFrom(env: Readonly<Record<string, string | undefined>>): ColorDepth {
+/** The terminal's colour depth from its environment (as terminal programs conventionally read it)
+ * and, inside tmux, from what tmux knows of the terminal outside it (`tmuxFeatures`: its client's
+ * `#{client_termfeatures}`, where `RGB` is truecolor). */
+export function colorDepthFrom(env: Readonly<Record<string, string | undefined>>, tmuxFeatures: string | null = null): ColorDepth {
   const colorterm = (env.COLORTERM ?? '').toLowerCase();
   const term = (env.TERM ?? '').toLowerCase();
   if (term === 'dumb') return 'none';
   if (colorterm === 'truecolor' || colorterm === '24bit' || term.endsWith('-direct')) return 'truecolor';
+  if (tmuxFeatures !== null && tmuxFeatures.split(',').some((f) => f.trim() === 'RGB')) return 'truecolor';
   if (term.includes('256') || colorterm !== '') return 'ansi256';
   return 'ansi16';
 }

@@ -12,6 +12,13 @@ describe('colorDepthFrom', () => {
     expect(colorDepthFrom({ TERM: 'screen' })).toBe('ansi16');
     expect(colorDepthFrom({ TERM: 'dumb' })).toBe('none');
   });
+
+  it('inside tmux, takes truecolor from what tmux knows of the terminal outside (RGB)', () => {
+    expect(colorDepthFrom({ TERM: 'tmux-256color', TMUX: '/tmp/x,1,0' }, '256,RGB,bpaste,ccolour,clipboard,title')).toBe('truecolor');
+    expect(colorDepthFrom({ TERM: 'tmux-256color', TMUX: '/tmp/x,1,0' }, '256,bpaste,title')).toBe('ansi256');
+    expect(colorDepthFrom({ TERM: 'tmux-256color' }, null)).toBe('ansi256');
+    expect(colorDepthFrom({ TERM: 'dumb' }, 'RGB')).toBe('none');
+  });
 });
 
 describe('fitColor', () => {

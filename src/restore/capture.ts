@@ -65,11 +65,14 @@ function captureTile(tile: Tile, launch: { spec: string; cwd: string; env: Recor
   const screen = tile.session.screen;
   const data = snapshotWithin(screen);
   const conversation = tile.conversationToResume;
+  // A shell starts again where it was last (its OSC 7 folder), not where it first started; a remote
+  // shell's folder is on the other machine.
+  const folder = tile.profile.name === 'shell' && tile.info().remote === undefined ? tile.folder : null;
   return {
     name: tile.name,
     spec: launch.spec,
     agent: tile.profile.name as AgentName,
-    cwd: launch.cwd,
+    cwd: folder ?? launch.cwd,
     ...(Object.keys(launch.env).length > 0 ? { env: launch.env } : {}),
     ...(extras.timing && Object.keys(extras.timing).length > 0 ? { timing: extras.timing } : {}),
     ...(extras.bell !== undefined ? { bell: extras.bell } : {}),

@@ -28,6 +28,8 @@ import { notificationBody, notificationSequence } from './notify.js';
 import type { Notifier } from './notify.js';
 import { overlayContent, overlayFit, overlayRect, peekRect } from './overlay.js';
 import { bigOrder, nextBigSet } from './big-set.js';
+import { foldersFrom, isFolderTyped, programsOnPath } from '../platform/path-completions.js';
+import type { AddForm, Completions } from './tile-forms.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
 import type { ScrollState } from './scroll.js';
@@ -117,6 +119,12 @@ export class GridApp {
   private readonly lastLines = new Map<number, { screen: unknown; view: PaintableScreen }>();
   private scrolled: { state: ScrollState; screen: unknown; view: PaintableScreen } | null = null;
   private shownIds = '';
+  /** Where the add form's Tab looks: PATH, and folders from where belltower started. */
+  private readonly completions: Completions = {
+    programs: (prefix) => programsOnPath(prefix, process.env.PATH),
+    folders: (partial) => foldersFrom(partial, this.options.cwd ?? process.cwd(), process.env.HOME),
+    isFolder: (typed) => isFolderTyped(typed, this.options.cwd ?? process.cwd(), process.env.HOME),
+  };
   /** The rows layout's big tiles (ids, in the order they joined) and its rows' scroll. */
   private big: readonly number[] = [];
   private bigMoved = false;
@@ -242,6 +250,7 @@ export class GridApp {
       shown: shown.kind === 'grid' ? shown.tiles : [],
       escapeKey,
       cwd: this.options.cwd ?? '.',
+      completions: this.completions,
       ...(screen
         ? {
             scrollSource: {
@@ -289,7 +298,12 @@ export class GridApp {
           if (index >= 0) this.ui = { ...this.ui, selected: index };
           this.kept(before);
           return `tile ${info.id} ${info.name} added`;
-        });
+        }, (reason) => ({
+          type: 'add',
+          fields: [effect.spec, effect.cwd, effect.name ?? ''],
+          field: /folder|directory/.test(reason) ? 1 : /tile name|another tile/.test(reason) ? 2 : 0,
+          error: reason,
+        }));
       case 'close': {
         const info = view.tileInfos().find((t) => t.id === effect.tileId);
         if (!info) return;
@@ -321,7 +335,7 @@ export class GridApp {
   }
 
   /** Wait for an action on the tiles, then say how it went on the status line. */
-  private async settle<T extends object>(pending: Promise<T | string> | undefined, said: (result: T) => string): Promise<void> {
+  private async settle<T extends object>(pending: Promise<T | string> | undefined, said: (result: T) => string, refused?: (reason: string) => AddForm): Promise<void> {
     if (!pending) {
       this.ui = withNote(this.ui, 'this belltower cannot do that', this.now());
       return this.markChrome();
@@ -330,6 +344,11 @@ export class GridApp {
     try {
       const result = await pending;
       text = typeof result === 'string' ? result : said(result);
+      if (typeof result === 'string' && refused && this.ui.overlay === null && !this.stopped) {
+        // Refused: the form comes back as it was, the reason under the field it is about.
+        this.ui = { ...this.ui, overlay: refused(result) };
+        return this.markChrome();
+      }
     } catch (error) {
       text = (error as Error).message;
     }

@@ -102,7 +102,12 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
         text: i === overlay.field ? `${printableLine(value, maxWidth - 20)}▏` : value === '' ? hints[i]! : printableLine(value, maxWidth - 20),
         ...(i !== overlay.field && value === '' ? { tone: 'dim' as const } : {}),
       }));
-      if (overlay.error) lines.push({ text: overlay.error, tone: 'warn' });
+      // The error and Tab's matches go under the field they are about.
+      const under: OverlayLine[] = [
+        ...(overlay.error ? [{ text: printableLine(overlay.error, maxWidth - 4), tone: 'warn' as const }] : []),
+        ...(overlay.hint ? [{ text: printableLine(overlay.hint, maxWidth - 4), tone: 'dim' as const }] : []),
+      ];
+      lines.splice(overlay.field + 1, 0, ...under);
       return { title: 'add a tile', lines, footer: 'Enter adds · Tab next field · Esc cancels' };
     }
     case 'reply': {

@@ -13,7 +13,7 @@ import { LAYOUT_MODES, moveFrom } from './layout.js';
 import { follow, scrollKey, startScroll } from './scroll.js';
 import type { ScrollSource, ScrollState } from './scroll.js';
 import { addFormKey, editText, newAddForm, renameFormKey } from './tile-forms.js';
-import type { AddForm, RenameForm } from './tile-forms.js';
+import type { AddForm, Completions, RenameForm } from './tile-forms.js';
 import { finderKey, newFinder } from './tile-finder.js';
 import type { TileFinder } from './tile-finder.js';
 import type { LayoutMode, TileRect } from './layout.js';
@@ -95,6 +95,8 @@ export interface InputContext {
   readonly grid: readonly TileRect[];
   /** The rows layout's rows in drawn order, those scrolled out of view included. */
   readonly rowOrder?: readonly number[];
+  /** Where the add form's Tab looks for programs and folders. */
+  readonly completions?: Completions;
   /** How many lines the `?` list has, and how many of them fit on the screen. */
   readonly helpLines?: { readonly total: number; readonly fit: number };
   /** The key that leaves the focused tile (its own, or the default). */
@@ -308,7 +310,7 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
 function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
   const overlay = state.overlay;
   if (!overlay) return { state, effects: [] };
-  if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event);
+  if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event, ctx.completions);
   if (overlay.type === 'find') return finderInput(state, overlay, event, ctx);
   if (overlay.type === 'reply') return replyInput(state, overlay, event, ctx);
   if (event.type === 'paste') return { state, effects: [] };
@@ -370,12 +372,12 @@ function finderInput(state: UiState, finder: TileFinder, event: KeyOrPaste, ctx:
   return { state: { ...state, overlay: current }, effects: [] };
 }
 
-function formInput(state: UiState, form: AddForm | RenameForm, event: KeyOrPaste): Step {
+function formInput(state: UiState, form: AddForm | RenameForm, event: KeyOrPaste, completions: Completions | undefined): Step {
   // A paste is typed into the field, one line of it.
   const keys = event.type === 'paste' ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : [event.name];
   let current: AddForm | RenameForm = form;
   for (const key of keys) {
-    const result = current.type === 'add' ? addFormKey(current, key) : renameFormKey(current, key);
+    const result = current.type === 'add' ? addFormKey(current, key, completions) : renameFormKey(current, key);
     if ('cancel' in result) return { state: { ...state, overlay: null }, effects: [] };
     if ('submit' in result) {
       const done = result.submit;

@@ -5,7 +5,7 @@
  * shows a finished command as finished until `r` runs it, and after a clean q, --restore brings the
  * workspace back without asking.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -166,5 +166,27 @@ describe.skipIf(missing !== null)('restore in a real terminal (tmux)', () => {
     await tmux.until('the second run to end', () => existsSync(join(dir, 'exit2')));
     expect(readFileSync(join(dir, 'exit2'), 'utf8')).toContain('EXIT=2');
     expect(readFileSync(join(dir, 'stderr2'), 'utf8')).toMatch(/`claude` is not installed here/);
+  }, 60_000);
+  it('a shell tile is saved in the folder it was last in (its OSC 7), so a restore starts it there', async () => {
+    const dir = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-restore-cwd-')));
+    const state = join(dir, 'state');
+    const file = join(state, 'workspaces', 'cwd-test.json');
+    const sub = join(dir, 'deeper');
+    mkdirSync(sub);
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, '.bashrc'), "PS1='$ '\n");
+    const command = `${q(process.execPath)} ${q(bin)} --session cwd-test bash; sleep 600`;
+    const env: Record<string, string | undefined> = { ...process.env, CI: undefined, HOME: home, BELLTOWER_STATE_DIR: state, NO_COLOR: undefined };
+    for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') env[name] = undefined;
+    const tmux = new Tmux({ cols: 120, rows: 30, command, env, cwd: dir });
+    opened.push(tmux);
+    await tmux.waitFor('the shell tile', (s) => /[╭┏] 1 bash /.test(s));
+    await tmux.until('the first save', () => savedState(file)?.tiles[0]?.cwd === dir, 20_000);
+    tmux.keys('Enter');
+    await tmux.waitFor('focus mode', (s) => s.includes('FOCUS 1 bash'));
+    tmux.type(`cd ${sub}`);
+    tmux.keys('Enter');
+    await tmux.until('the shell saved in its new folder', () => savedState(file)?.tiles[0]?.cwd === sub, 20_000);
   }, 60_000);
 });

@@ -39,3 +39,43 @@ describe('the rename form', () => {
     expect(renameFormKey(r.form, 'enter')).toEqual({ submit: { type: 'rename', tileId: 3, text: 'apx', error: null } });
   });
 });
+
+describe('the add form: Tab completes programs from PATH and folders', () => {
+  const completions = {
+    programs: (prefix: string) => ['sleep', 'sl', 'slack', 'claude-helper'].filter((p) => p.startsWith(prefix)),
+    folders: (partial: string) => ['src/', 'scripts/', 'shared/'].filter((f) => f.startsWith(partial)),
+    isFolder: (typed: string) => ['.', 'src', 'src/'].includes(typed),
+  };
+  const typing = (text: string, field: 0 | 1 = 0): AddForm => ({ type: 'add', fields: field === 0 ? [text, '.', ''] : ['x', text, ''], field, error: null });
+  const tab = (form: AddForm) => {
+    const result = addFormKey(form, 'tab', completions);
+    if (!('form' in result)) throw new Error('the form closed');
+    return result.form;
+  };
+
+  it('one program completes with a space; several complete as far as they agree, and are listed', () => {
+    expect(tab(typing('slee')).fields[0]).toBe('sleep ');
+    const several = tab(typing('s'));
+    expect(several.fields[0]).toBe('s');
+    expect(several.hint).toBe('shell  sl  slack  sleep');
+    expect(tab(typing('sla')).fields[0]).toBe('slack ');
+    expect(several.field).toBe(0);
+    // Agent names and programs are weighed together.
+    expect(tab(typing('cla')).fields[0]).toBe('claude');
+    expect(tab(typing('cla')).hint).toBe('claude  claude-helper');
+    expect(tab(typing('code')).fields[0]).toBe('codex ');
+  });
+
+  it('folders complete in the folder field, ending in /', () => {
+    expect(tab(typing('sr', 1)).fields[1]).toBe('src/');
+    const several = tab(typing('s', 1));
+    expect(several.fields[1]).toBe('s');
+    expect(several.hint).toBe('scripts/  shared/  src/');
+  });
+
+  it('with nothing to complete, or a folder that is one already, Tab goes to the next field as before', () => {
+    expect(tab(typing('zzz')).field).toBe(1);
+    expect(tab(typing('src', 1)).field).toBe(2);
+    expect(tab(typing('.', 1)).field).toBe(2);
+  });
+});

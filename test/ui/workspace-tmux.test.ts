@@ -55,10 +55,10 @@ describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real ter
   it('adds a tile with a, closes one with x, restarts with r, renames with R — from the keyboard', async () => {
     const { tmux, dir } = start(['sh -c "echo first run; exit 3"', '--session', 'keys'], { cols: 120, rows: 30 });
     await tmux.waitFor('the command failed', (s) => /[╭┏] 1 sh .*✗ failed/.test(s));
-    // a: what to run (Tab completes "sh" to "shell"), the folder, a name.
+    // a: what to run (Tab completes "she" to "shell"), the folder, a name.
     tmux.keys('a');
     await tmux.waitFor('the add form', (s) => s.includes('add a tile'));
-    tmux.type('sh');
+    tmux.type('she');
     tmux.keys('Tab');
     await tmux.waitFor('completed', (s) => s.includes('shell ▏'));
     tmux.keys('Tab', 'Tab');
@@ -77,6 +77,42 @@ describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real ter
     await tmux.waitFor('failed again', (s) => /┏ 1 sh .*✗ failed/.test(s));
     tmux.keys('x');
     await tmux.waitFor('closed', (s) => /belltower · 1 tile\b/.test(s) && !/ 1 sh /.test(s));
+    await quitCleanly(tmux, dir);
+  }, 60_000);
+
+  it('the add form: Tab completes programs on PATH and folders; a refused program or folder keeps the form, the reason under its field', async () => {
+    const { tmux, dir } = start(['sh -c "exec sleep 600"', '--session', 'addform'], { cols: 120, rows: 30 });
+    await tmux.waitFor('the tile', (s) => /[╭┏] 1 sh /.test(s));
+    tmux.keys('a');
+    await tmux.waitFor('the add form', (s) => s.includes('add a tile'));
+    // A program that is on PATH but is no agent name.
+    tmux.type('slee');
+    tmux.keys('Tab');
+    await tmux.waitFor('sleep completed', (s) => s.includes('sleep ▏'));
+    tmux.keys('C-u');
+    tmux.type('nosuchprog --flag');
+    tmux.keys('Enter');
+    let screen = await tmux.waitFor('refused, the form kept', (s) => s.includes('command not found: nosuchprog') && s.includes('add a tile'));
+    expect(screen).toContain('nosuchprog --flag');
+    expect(screen).not.toMatch(/belltower · 2 tiles/);
+    // A folder that does not exist: the reason under the folder field, which has the cursor.
+    tmux.keys('C-u');
+    tmux.type('sleep 600');
+    tmux.keys('Tab', 'C-u');
+    tmux.type('no/such/folder');
+    tmux.keys('Enter');
+    screen = await tmux.waitFor('the folder refused', (s) => /no such folder/.test(s) && s.includes('add a tile'));
+    const lines = screen.split('\n');
+    const folderLine = lines.findIndex((l) => /▸ folder/.test(l));
+    expect(folderLine).toBeGreaterThan(-1);
+    expect(lines[folderLine + 1]).toMatch(/no such folder/);
+    // Tab in the folder field completes one that exists.
+    tmux.keys('C-u');
+    tmux.type('sr');
+    tmux.keys('Tab');
+    await tmux.waitFor('src/ completed', (s) => s.includes('src/▏'));
+    tmux.keys('Enter');
+    await tmux.waitFor('the tile added', (s) => /belltower · 2 tiles/.test(s));
     await quitCleanly(tmux, dir);
   }, 60_000);
 

@@ -1,6 +1,7 @@
 /**
  * Headless mode and the control socket, end to end with the built CLI and real ptys: a script that
- * speaks OSC 7501 stands in for an agent (the real agents have their own suite).
+ * speaks OSC 7501 stands in for an agent (the real agents have their own suite). Every wait has a
+ * generous deadline (a loaded machine starts node slowly); how soon `wait` answers is not asserted.
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -75,18 +76,17 @@ function headless(session: string, ...specs: string[]): Headless {
   return { child, lines, stderr: () => err, exited };
 }
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
-  const start = performance.now();
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: work, env: env() });
-    return { code: 0, stdout, stderr, ms: performance.now() - start };
+    return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr, ms: performance.now() - start };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -110,7 +110,7 @@ describe('belltower run --headless with the control socket', () => {
     expect(tiles[0]).not.toHaveProperty('exit');
 
     expect((await cli('send', '1', 'go', '--enter')).code).toBe(0);
-    const waited = await cli('wait', '1', '--for', 'done', '--timeout', '10s');
+    const waited = await cli('wait', '1', '--for', 'done', '--timeout', '60s');
     expect(waited.code).toBe(0);
     expect(waited.stdout).toMatch(/done/);
     // A plain command works from its start; what it says itself (OSC 7501) counts while it runs.
@@ -118,13 +118,15 @@ describe('belltower run --headless with the control socket', () => {
     expect(h.lines[0]).toMatchObject({ from: 'starting', to: 'working', source: 'process', reason: 'running' });
     for (const line of h.lines) expect(Object.keys(line).slice(0, 7)).toEqual(['t', 'tile', 'name', 'from', 'to', 'source', 'reason']);
 
-    // wait returns as soon as the verdict lands: the done comes 750 ms (conflict window) after the
-    // agent's OSC 7501 done, and `wait` reports it within a second of that.
-    const sendAt = Date.now();
-    await cli('send', 'sh', 'again', '--enter');
-    const second = await cli('wait', 'sh', '--for', 'done');
+    // A second turn, by the tile's name: once it is seen working, `wait --for done` returns at its
+    // done (750 ms, the conflict window, after the agent's OSC 7501 done) — not the first turn's.
+    // How soon after the verdict `wait` answers is measured by the benchmarks, not here.
+    expect((await cli('send', 'sh', 'again', '--enter')).code).toBe(0);
+    await until('the second turn working', () => h.lines.filter((l) => l.to === 'working').length === 3);
+    const second = await cli('wait', 'sh', '--for', 'done', '--timeout', '60s');
     expect(second.code).toBe(0);
-    expect(Date.now() - sendAt).toBeLessThan(0.15 + 0.3 + 0.75 * 1000 + 3000);
+    await until('the second done in the verdict stream', () => h.lines.filter((l) => l.to === 'done').length === 2);
+    expect(h.lines.slice(4).map((l) => l.to).filter((to) => to === 'working' || to === 'done')).toEqual(['working', 'done']);
 
     // "why?": the verdict and the signals that led there, newest last.
     const why = JSON.parse((await cli('why', '1', '--json')).stdout) as { tile: { state: string }; why: { source: string; signal: string; note: string }[] };
@@ -137,18 +139,18 @@ describe('belltower run --headless with the control socket', () => {
     expect((await cli('why', '1')).stdout).toMatch(/psp +turn-end +held: conflict window/);
 
     // A wait that can no longer be met ends when the tile exits, not at its timeout (whether the
-    // exit lands before or after the wait arrives, the answer is the same).
+    // exit lands before or after the wait arrives, the answer is the same): the reply says so, and
+    // a timeout would have exited 124.
     const waiting = cli('wait', '1', '--for', 'blocked', '--timeout', '60s');
     await cli('send', '1', 'quit', '--enter');
     const unmet = await waiting;
     expect(unmet.code).toBe(1);
     expect(unmet.stderr).toMatch(/tile 1 \(sh\) exited \(exited with code 3\) before becoming blocked/);
-    expect(unmet.ms).toBeLessThan(20_000);
     // Its exit is its outcome: code 3 is failed, and belltower's own exit status says a tile failed.
     expect(await h.exited).toBe(1);
     expect(h.lines.at(-1)).toMatchObject({ to: 'failed', source: 'process', reason: 'exited with code 3' });
     expect(existsSync(socketOf('t1'))).toBe(false);
-  }, 30_000);
+  }, 120_000);
 
   it('wait exits 124 on timeout, and a tile that does not exist is a clear error', async () => {
     const h = headless('t2', agentScript());
@@ -162,7 +164,7 @@ describe('belltower run --headless with the control socket', () => {
     expect((await cli('wait', '1', '--for', 'idle')).code).toBe(0);
     h.child.kill('SIGTERM');
     expect(await h.exited).toBe(143);
-  }, 30_000);
+  }, 120_000);
 
   it('the socket is 0600 in a 0700 folder; malformed requests get an error reply and the server lives on', async () => {
     const h = headless('t3', agentScript());
@@ -180,7 +182,7 @@ describe('belltower run --headless with the control socket', () => {
     expect((await cli('ls')).code).toBe(0);
     h.child.kill('SIGINT');
     expect(await h.exited).toBe(130);
-  }, 30_000);
+  }, 120_000);
 
   it('a socket left by a dead process is removed; with two sessions running, --session picks one', async () => {
     // A dead belltower's socket: a listener killed with SIGKILL leaves its file behind.
@@ -215,7 +217,7 @@ describe('belltower run --headless with the control socket', () => {
     b.child.kill('SIGTERM');
     expect(await a.exited).toBe(143);
     expect(await b.exited).toBe(143);
-  }, 30_000);
+  }, 120_000);
 
   it('a missing agent binary becomes an exited tile with the reason; the other tile runs on', async () => {
     const h = headless('t5', 'no-such-agent-binary --flag', agentScript());
@@ -223,10 +225,10 @@ describe('belltower run --headless with the control socket', () => {
     expect(String(exited.reason)).toMatch(/no-such-agent-binary/);
     await until('the second tile', () => h.lines.find((l) => l.tile === 2 && l.to === 'idle'));
     await cli('send', '2', 'go', '--enter');
-    expect((await cli('wait', '2', '--for', 'done', '--timeout', '10s')).code).toBe(0);
+    expect((await cli('wait', '2', '--for', 'done', '--timeout', '60s')).code).toBe(0);
     h.child.kill('SIGTERM');
     expect(await h.exited).toBe(143);
-  }, 30_000);
+  }, 120_000);
 
   it('a --record folder that cannot be written is refused before anything starts', async () => {
     writeFileSync(join(work, 'not-a-folder'), '');
@@ -234,7 +236,7 @@ describe('belltower run --headless with the control socket', () => {
     expect(await h.exited).toBe(2);
     expect(h.stderr()).toMatch(/--record .*not-a-folder\/recordings: .*not-a-folder is not a folder/);
     expect(h.lines).toEqual([]);
-  }, 30_000);
+  }, 120_000);
 
   it('text from the agent reaches ls, why and wait without its control characters', async () => {
     // An OSC 7501 msg is base64: any bytes. This one would set the title, clear the screen and
@@ -254,15 +256,15 @@ describe('belltower run --headless with the control socket', () => {
     expect(JSON.parse((await cli('ls', '--json')).stdout)[0].reason).toContain('\x1b]52;c;ZXZpbA==');
     h.child.kill('SIGTERM');
     expect(await h.exited).toBe(143);
-  }, 30_000);
+  }, 120_000);
 
   it('SIGTERM while starting, before any tile runs, still exits cleanly', async () => {
     // The socket exists before the tiles are added: a script that waits for it may signal at once.
     const h = headless('t9', 'sleep 600');
-    await until('the socket', () => existsSync(socketOf('t9')), 10_000);
+    await until('the socket', () => existsSync(socketOf('t9')));
     h.child.kill('SIGTERM');
     expect(await h.exited).toBe(143);
-  }, 30_000);
+  }, 120_000);
 
   it('SIGTERM ends the sessions and exits 143; the verdict stream records the exits as closed', async () => {
     const h = headless('t6', 'sleep 600');
@@ -270,7 +272,7 @@ describe('belltower run --headless with the control socket', () => {
     h.child.kill('SIGTERM');
     expect(await h.exited).toBe(143);
     expect(h.lines.at(-1)).toMatchObject({ tile: 1, to: 'exited', reason: 'closed (killed by SIGHUP)' });
-  }, 30_000);
+  }, 120_000);
 });
 
 function rawExchange(path: string, requests: string[], expected: number): Promise<Record<string, unknown>[]> {

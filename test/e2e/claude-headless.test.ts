@@ -157,14 +157,12 @@ async function session(ctx: TestContext, config: Config, scenario: string, scrip
       recordingBytes: statSync(file).size,
     };
     if (s.waitedForDoneAt !== undefined) {
+      // How soon `wait --for done` returned after the turn's real end (750 ms of it the conflict
+      // window a first-party turn end is held for; title only, 1.5 s of titleStabiliseMs unless a
+      // banner says done) is measured, not asserted: afterAll prints it with the results, and speed
+      // is bench/'s (a loaded machine must still pass). That it returned, at a done, is asserted
+      // where it was awaited.
       measure(outcome, config, s.waitedForDoneAt);
-      // `wait --for done` returns within a second of the turn's real end: 750 ms of it is the
-      // conflict window a first-party turn end is held for. Title only, the banner's done is at
-      // once; without a banner the title must rest 1.5 s (titleStabiliseMs), so no such promise.
-      const doneSource = dones(run.verdicts)[0]?.source;
-      if (config.hooks || config.psp || doneSource === 'banner') {
-        expect(outcome.waitLatencyMs, `wait --for done latency (done from ${doneSource})`).toBeLessThan(1_000);
-      }
     }
     if (UPDATE_FIXTURES) outcome.fixtureBytes = await writeFixture(raw, config, scenario, dir);
     outcomes.set(key(config, scenario), outcome);

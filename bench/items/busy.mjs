@@ -14,7 +14,7 @@ import { startGrid } from '../lib/grid.mjs';
 import { idleNode } from '../lib/loop-baseline.mjs';
 import { keyProbe } from '../lib/keys.mjs';
 import { cpuSeconds } from '../lib/proc.mjs';
-import { percentile, sleep, until } from '../lib/stats.mjs';
+import { percentile, sleep } from '../lib/stats.mjs';
 import { startTmuxGrid } from '../lib/tmux.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,12 +29,17 @@ function commands(tiles, rate, flood) {
   return list;
 }
 
+/** With `strict` (the smoke run), no typed key reaching the focused tile is an error. */
+function checkKeys(strict, who, keys) {
+  if (strict && keys.latencies.length === 0) throw new Error(`bench: busy (${who}): no typed key reached the program in the focused tile`);
+}
+
 /**
  * Two phases: for `seconds` nobody types (CPU, frames), then for `typingSeconds` a key every 80 ms
  * on average goes to the focused tile (keystroke latency, and the CPU it adds). The event-loop
  * delay covers both.
  */
-export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seconds, settle = 2, flood = null, terminal = BUSY_TERMINAL }) {
+export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seconds, settle = 2, flood = null, terminal = BUSY_TERMINAL, strict = false }) {
   const keys = await keyProbe();
   const grid = startGrid({
     specs: commands(tiles, rate, flood),
@@ -45,7 +50,7 @@ export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seco
   });
   const noise = await idleNode();
   try {
-    await until(() => grid.frames > 0, 'the first frame');
+    await grid.firstFrame();
     grid.write('\r'); // focus tile 1
     await sleep(settle * 1000);
     await Promise.all([grid.probe(), noise.report()]); // start the loop-delay window
@@ -53,6 +58,7 @@ export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seco
     keys.start((k) => grid.write(k));
     const typing = await window(typingSeconds, () => cpuSeconds(grid.pid), () => grid.frames, () => grid.bytes);
     const lost = keys.stop();
+    checkKeys(strict, 'belltower', keys);
     const [probe, idle] = await Promise.all([grid.probe(), noise.report()]);
     return {
       cpu: quiet.cpu,
@@ -76,7 +82,7 @@ export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seco
   }
 }
 
-export async function busyTmux({ tiles, rate, seconds, typingSeconds = seconds, settle = 2, flood = null, terminal = BUSY_TERMINAL }) {
+export async function busyTmux({ tiles, rate, seconds, typingSeconds = seconds, settle = 2, flood = null, terminal = BUSY_TERMINAL, strict = false }) {
   const keys = await keyProbe();
   const grid = await startTmuxGrid({ commands: commands(tiles, rate, flood), cols: terminal.cols, rows: terminal.rows, env: { BENCH_KEYS_UDP: String(keys.port) } });
   try {
@@ -87,6 +93,7 @@ export async function busyTmux({ tiles, rate, seconds, typingSeconds = seconds, 
     keys.start((k) => grid.write(k));
     const typing = await window(typingSeconds, cpuNow, () => 0, () => grid.bytes);
     const lost = keys.stop();
+    checkKeys(strict, 'tmux', keys);
     return {
       cpu: quiet.cpu,
       cpuTyping: typing.cpu,

@@ -8,22 +8,35 @@
  *
  *   node bench/items/chrome-churn.mjs [frames]   (prints JSON)
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { atExit } from '../lib/cleanup.mjs';
+import { userTerminalEnv } from '../lib/env.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '..', '..', 'dist', 'ui');
 
-export function chromeChurn({ frames = 1200 } = {}) {
-  const run = (which) =>
-    JSON.parse(
-      execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), String(frames), which], {
-        encoding: 'utf8',
-        env: { ...process.env, NODE_ENV: 'production', FORCE_COLOR: '3' },
-      }),
-    );
-  return { frames, rowCache: run('row-cache'), ink: run('ink') };
+const run = promisify(execFile);
+
+export async function chromeChurn({ frames = 1200 } = {}) {
+  const measureIn = async (which) => {
+    const child = run(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), String(frames), which], {
+      encoding: 'utf8',
+      env: userTerminalEnv({ ...process.env, NODE_ENV: 'production', FORCE_COLOR: '3' }),
+      timeout: 600_000,
+      killSignal: 'SIGKILL',
+    });
+    const undo = atExit(() => child.child.kill('SIGKILL'));
+    const { stdout } = await child
+      .catch((error) => {
+        throw new Error(`bench: chrome churn (${which}) failed: ${error.killed ? 'timed out' : `exit ${error.code}`}${error.stderr ? `: ${error.stderr.trim().slice(-600)}` : ''}`);
+      })
+      .finally(undo);
+    return JSON.parse(stdout);
+  };
+  return { frames, rowCache: await measureIn('row-cache'), ink: await measureIn('ink') };
 }
 
 async function measure(frames, which) {
@@ -64,5 +77,5 @@ async function measure(frames, which) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [frames, which] = process.argv.slice(2);
   if (which) process.stdout.write(JSON.stringify(await measure(Number(frames), which)));
-  else console.log(chromeChurn({ frames: Number(frames ?? 1200) }));
+  else console.log(await chromeChurn({ frames: Number(frames ?? 1200) }));
 }

@@ -7,7 +7,7 @@
  */
 import { startGrid } from '../lib/grid.mjs';
 import { cpuSeconds, wakeups } from '../lib/proc.mjs';
-import { sleep, until } from '../lib/stats.mjs';
+import { sleep } from '../lib/stats.mjs';
 import { startTmuxGrid } from '../lib/tmux.mjs';
 
 const IDLE_TILE = `printf '\\033]7501;state=idle\\007'; exec cat`;
@@ -25,7 +25,7 @@ export async function startIdle({ tiles = 16, settle = 8, terminal = { cols: 200
     await tmux.stop();
   };
   try {
-    await until(() => grid.frames > 0, 'the first frame');
+    await grid.firstFrame();
     await sleep(settle * 1000);
     await grid.probe(); // start the timer census
   } catch (error) {

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import pty from 'node-pty';
 import { ROOT, startGrid } from '../lib/grid.mjs';
 import { cpuSeconds } from '../lib/proc.mjs';
-import { median, until } from '../lib/stats.mjs';
+import { deadline, median, until } from '../lib/stats.mjs';
 import { writeMixedStream } from '../lib/streams.mjs';
 import { tmuxServer } from '../lib/tmux.mjs';
 
@@ -22,6 +22,8 @@ const { Session } = await import(path.join(ROOT, 'dist', 'session', 'session.js'
 const { layout } = await import(path.join(ROOT, 'dist', 'ui', 'layout.js'));
 
 const END = 'BENCH-INGEST-END';
+/** The most one run of one reader may take: 100 MB takes seconds; a loaded machine, many more. */
+const RUN_TIMEOUT_MS = 600_000;
 
 /** This process's CPU seconds (the raw and session runs happen in it). */
 const ownCpu = () => {
@@ -30,35 +32,33 @@ const ownCpu = () => {
 };
 
 function timeRaw({ file, chars }, cols, rows) {
-  return new Promise((resolve) => {
+  let child;
+  const timed = new Promise((resolve) => {
     const t0 = performance.now();
     const c0 = ownCpu();
-    const child = pty.spawn('sh', ['-c', `stty -onlcr; cat '${file}'; sleep 1`], { cols, rows, name: 'xterm-256color' });
+    child = pty.spawn('sh', ['-c', `stty -onlcr; cat '${file}'; sleep 1`], { cols, rows, name: 'xterm-256color' });
     let got = 0;
     child.onData((data) => {
       got += data.length;
-      if (got >= chars) {
-        resolve({ ms: performance.now() - t0, cpu: ownCpu() - c0 });
-        child.kill('SIGKILL');
-      }
+      if (got >= chars) resolve({ ms: performance.now() - t0, cpu: ownCpu() - c0 });
     });
   });
+  return deadline(timed, 'raw node-pty to read the whole file', RUN_TIMEOUT_MS).finally(() => child?.kill('SIGKILL'));
 }
 
 function timeSession({ file, chars }, cols, rows) {
-  return new Promise((resolve) => {
+  let session;
+  const timed = new Promise((resolve) => {
     const t0 = performance.now();
     const c0 = ownCpu();
-    const session = Session.start({ file: 'sh', args: ['-c', `stty -onlcr; cat '${file}'; sleep 1`], cols, rows });
+    session = Session.start({ file: 'sh', args: ['-c', `stty -onlcr; cat '${file}'; sleep 1`], cols, rows });
     let parsed = 0;
     session.onChunkParsed((data) => {
       parsed += data.length;
-      if (parsed >= chars) {
-        resolve({ ms: performance.now() - t0, cpu: ownCpu() - c0 });
-        session.dispose();
-      }
+      if (parsed >= chars) resolve({ ms: performance.now() - t0, cpu: ownCpu() - c0 });
     });
   });
+  return deadline(timed, "belltower's session (as a library) to parse the whole file", RUN_TIMEOUT_MS).finally(() => session?.dispose());
 }
 
 /** The grid: the tile waits for a line, so the clock starts when Enter is typed into it. */
@@ -70,13 +70,17 @@ async function timeGrid({ file }, terminal) {
     keepText: 4096,
   });
   try {
-    await until(() => grid.frames > 0, 'the first frame');
+    await grid.firstFrame();
     grid.write('\r'); // focus the tile
-    await until(() => grid.frames > 1, 'the focused frame');
+    await until(() => grid.frames > 1, 'the frame of the focused tile');
     const t0 = performance.now();
     const c0 = cpuSeconds(grid.pid);
     grid.write('\r'); // start the cat
-    await until(() => grid.text.includes(END), 'the end marker to be painted', 300_000, 2);
+    const painted = () => {
+      if (grid.exited) throw new Error(`bench: ingest: belltower exited (code ${grid.exitCode}) before the end marker was painted`);
+      return grid.text.includes(END);
+    };
+    await until(painted, 'the end marker to be painted', RUN_TIMEOUT_MS, 2);
     return { ms: performance.now() - t0, cpu: cpuSeconds(grid.pid) - c0 };
   } finally {
     await grid.stop();
@@ -87,7 +91,9 @@ async function timeTmux({ file }, cols, rows, server) {
   const t0 = performance.now();
   const c0 = cpuSeconds(server.pid());
   const window = server.t('new-window', '-d', '-P', '-F', '#{window_id}', '-t', 'b:', `stty -onlcr; cat '${file}'; tmux -S '${server.sock}' wait-for -S ingest-done; sleep 600`);
-  await run('tmux', ['-S', server.sock, 'wait-for', 'ingest-done'], { maxBuffer: 1024 });
+  await run('tmux', ['-S', server.sock, 'wait-for', 'ingest-done'], { maxBuffer: 1024, timeout: RUN_TIMEOUT_MS }).catch((error) => {
+    throw new Error(`bench: timed out waiting for tmux to write the whole file (${error.message})`);
+  });
   const result = { ms: performance.now() - t0, cpu: cpuSeconds(server.pid()) - c0 };
   server.t('kill-window', '-t', window.trim());
   return result;

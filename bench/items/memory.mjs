@@ -1,8 +1,8 @@
 /**
- * 5. Memory: tiles of 120×40 that each print a million lines (`seq`), then wait. Resident memory
- * of belltower after a full garbage collection, with 1 tile and with 16: the difference over 15 is
- * what one tile costs. The same for tmux (server), with its history limit set to belltower's
- * scrollback.
+ * 5. Memory: tiles of 120×40 that each print a million lines (`seq`; `lines` for fewer), then wait.
+ * Resident memory of belltower after a full garbage collection, with 1 tile and with 16: the
+ * difference over 15 is what one tile costs. The same for tmux (server), with its history limit
+ * set to belltower's scrollback.
  */
 import path from 'node:path';
 import { ROOT, startGrid } from '../lib/grid.mjs';
@@ -15,7 +15,7 @@ const { DEFAULT_SCROLLBACK } = await import(path.join(ROOT, 'dist', 'session', '
 
 const MARK = 'BENCH-MEMORY-DONE';
 const LINES = 1_000_000;
-const program = `seq 1 ${LINES}; echo ${MARK}; exec cat`;
+const program = (lines) => `seq 1 ${lines}; echo ${MARK}; exec cat`;
 
 /** The smallest terminal whose grid of `tiles` has bodies of at least cols×rows, all alike. */
 function terminalFor(tiles, cols, rows) {
@@ -28,12 +28,17 @@ function terminalFor(tiles, cols, rows) {
   throw new Error(`no terminal fits ${tiles} tiles of ${cols}×${rows}`);
 }
 
-async function gridRss(tiles, { cols, rows }) {
+async function gridRss(tiles, { cols, rows, lines }) {
   const terminal = terminalFor(tiles, cols, rows);
-  const grid = startGrid({ specs: Array.from({ length: tiles }, () => program), cols: terminal.cols, rows: terminal.rows, probe: { memory: true } });
+  const grid = startGrid({ specs: Array.from({ length: tiles }, () => program(lines)), cols: terminal.cols, rows: terminal.rows, probe: { memory: true } });
   const done = grid.count(MARK);
   try {
-    await until(() => done() >= tiles, 'every tile to finish printing', 600_000, 50);
+    await grid.firstFrame();
+    const finished = () => {
+      if (grid.exited) throw new Error(`bench: memory: belltower exited (code ${grid.exitCode}) before every tile finished printing`);
+      return done() >= tiles;
+    };
+    await until(finished, 'every tile to finish printing', 600_000, 50);
     await sleep(500);
     const report = await grid.probe(); // a full GC, then the numbers
     return { rss: rssBytes(grid.pid), heapUsed: report.memory.heapUsed, external: report.memory.external + report.memory.arrayBuffers, terminal };
@@ -42,12 +47,12 @@ async function gridRss(tiles, { cols, rows }) {
   }
 }
 
-async function tmuxRss(tiles, { cols, rows }) {
+async function tmuxRss(tiles, { cols, rows, lines }) {
   // Panes of exactly cols×rows: a tiled square grid plus the one-cell separators.
   const side = Math.ceil(Math.sqrt(tiles));
   const down = Math.ceil(tiles / side);
   const tmux = await startTmuxGrid({
-    commands: Array.from({ length: tiles }, () => program),
+    commands: Array.from({ length: tiles }, () => program(lines)),
     cols: side * cols + side - 1,
     rows: down * rows + down - 1,
     config: `set -g history-limit ${DEFAULT_SCROLLBACK}\n`,
@@ -62,8 +67,8 @@ async function tmuxRss(tiles, { cols, rows }) {
   }
 }
 
-export async function memory({ tiles = 16, cols = 120, rows = 40 } = {}) {
-  const size = { cols, rows };
+export async function memory({ tiles = 16, cols = 120, rows = 40, lines = LINES } = {}) {
+  const size = { cols, rows, lines };
   const one = await gridRss(1, size);
   const many = await gridRss(tiles, size);
   const tmuxOne = await tmuxRss(1, size);
@@ -73,7 +78,7 @@ export async function memory({ tiles = 16, cols = 120, rows = 40 } = {}) {
     tiles,
     size: `${cols}×${rows}`,
     scrollback: DEFAULT_SCROLLBACK,
-    lines: LINES,
+    lines,
     grid: { rss1: one.rss / MB, rssN: many.rss / MB, perTile: (many.rss - one.rss) / (tiles - 1) / MB, heapPerTile: (many.heapUsed - one.heapUsed) / (tiles - 1) / MB, terminal: many.terminal },
     tmux: { rss1: tmuxOne.rss / MB, rssN: tmuxMany.rss / MB, perTile: (tmuxMany.rss - tmuxOne.rss) / (tiles - 1) / MB },
   };

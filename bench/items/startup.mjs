@@ -7,26 +7,28 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pty from 'node-pty';
+import { userTerminalEnv } from '../lib/env.mjs';
 import { startGrid } from '../lib/grid.mjs';
 import { median, until } from '../lib/stats.mjs';
+import { killServerSync, trackServer } from '../lib/tmux.mjs';
 
 const TERMINAL = { cols: 240, rows: 65 };
 
 async function firstByte(file, args) {
   const t0 = performance.now();
-  const p = pty.spawn(file, args, { cols: TERMINAL.cols, rows: TERMINAL.rows, name: 'xterm-256color', env: { ...process.env, TERM: 'xterm-256color' } });
+  const p = pty.spawn(file, args, { cols: TERMINAL.cols, rows: TERMINAL.rows, name: 'xterm-256color', env: userTerminalEnv({ ...process.env, TERM: 'xterm-256color' }) });
   let at = null;
   p.onData(() => (at ??= performance.now()));
   let exited = false;
   p.onExit(() => (exited = true));
-  await until(() => at !== null, `${file} to print`, 30_000, 1);
-  return { ms: at - t0, process: p, done: () => until(() => exited, `${file} to exit`, 10_000) };
+  await until(() => at !== null, `${file} to print`, 60_000, 1);
+  return { ms: at - t0, process: p, done: () => until(() => exited, `${file} to exit`, 30_000) };
 }
 
 async function gridStart(tiles) {
   const grid = startGrid({ specs: Array.from({ length: tiles }, () => 'cat'), cols: TERMINAL.cols, rows: TERMINAL.rows });
   try {
-    await until(() => grid.firstFrameAt !== null, 'the first frame', 30_000, 1);
+    await grid.firstFrame(60_000, 1);
     return grid.firstFrameAt - grid.startedAt;
   } finally {
     await grid.stop();
@@ -39,15 +41,14 @@ async function tmuxStart(tiles) {
   writeFileSync(path.join(dir, 'conf'), 'set -g status off\n');
   const chain = ['new-session', 'cat'];
   for (let i = 1; i < tiles; i++) chain.push(';', 'split-window', 'cat', ';', 'select-layout', 'tiled');
+  trackServer(sock);
   try {
     const run = await firstByte('tmux', ['-S', sock, '-f', path.join(dir, 'conf'), ...chain]);
-    try {
-      const { execFileSync } = await import('node:child_process');
-      execFileSync('tmux', ['-S', sock, 'kill-server']);
-    } catch {}
+    killServerSync(sock);
     await run.done().catch(() => run.process.kill('SIGKILL'));
     return run.ms;
   } finally {
+    killServerSync(sock);
     rmSync(dir, { recursive: true, force: true });
   }
 }

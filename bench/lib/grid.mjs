@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
+import { atExit } from './cleanup.mjs';
+import { userTerminalEnv } from './env.mjs';
 import { sleep, until } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,6 +19,14 @@ const PROBE = path.join(here, 'probe.mjs');
 
 const SYNC_BEGIN = '\x1b[?2026h';
 const BEL = '\x07';
+
+/** `text` without escape sequences, its line breaks as spaces: what a terminal would show of it. */
+function plain(text) {
+  return text
+    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?<>=]*[ -\/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78cM]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
 /**
  * @param {object} o
@@ -35,13 +45,15 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
   const probing = probe.loop || probe.timers || probe.memory;
   const nodeArgs = [...extraNodeArgs, ...(probe.memory ? ['--expose-gc'] : []), ...(probing ? ['--import', PROBE] : [])];
   const t0 = performance.now();
-  const term = pty.spawn(process.execPath, [...nodeArgs, BIN, '--session', `bench-${process.pid}-${path.basename(dir)}`, '--bell', 'all', ...args, ...specs], {
+  // Every ring a bell; no notification, whatever terminal the benchmark itself runs in (`auto`
+  // would pick one from TERM_PROGRAM and the like, which leak in from the environment).
+  const options = ['--session', `bench-${process.pid}-${path.basename(dir)}`, '--bell', 'all', '--notify', 'off'];
+  const term = pty.spawn(process.execPath, [...nodeArgs, BIN, ...options, ...args, ...specs], {
     cols,
     rows,
     name: 'xterm-256color',
-    env: {
+    env: userTerminalEnv({
       ...process.env,
-      CI: '',
       NODE_ENV: 'production',
       BELLTOWER_STATE_DIR: dir,
       TERM: 'xterm-256color',
@@ -51,7 +63,14 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
       BENCH_PROBE_LOOP: probe.loop ? '1' : '',
       BENCH_PROBE_TIMERS: probe.timers ? '1' : '',
       ...env,
-    },
+    }),
+  });
+  // Ended by `stop()`, or, if the benchmark ends first, killed and its folder removed on exit.
+  const undo = atExit(() => {
+    try {
+      process.kill(term.pid, 'SIGKILL');
+    } catch {}
+    rmSync(dir, { recursive: true, force: true });
   });
   const grid = {
     pid: term.pid,
@@ -62,7 +81,10 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
     firstFrameAt: null,
     bells: [],
     text: '',
+    /** The first characters belltower wrote: what it said if it exits before its first frame. */
+    head: '',
     exited: false,
+    exitCode: null,
     listeners: new Set(),
     counters: new Map(),
     /** Start counting how often `marker` is written; returns a function that reads the count. */
@@ -72,11 +94,27 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
       return () => counter.count;
     },
     write: (data) => term.write(data),
+    /**
+     * Resolves at the first painted frame; rejects at once, quoting belltower, if it exits first
+     * (a SPEC it refused, say), or after `timeoutMs`.
+     */
+    async firstFrame(timeoutMs = 60_000, everyMs = 5) {
+      await until(
+        () => {
+          if (grid.frames > 0) return true;
+          if (grid.exited) throw new Error(`bench: belltower exited (code ${grid.exitCode}) before its first frame, saying: ${JSON.stringify(plain(grid.head).slice(0, 600))}`);
+          return false;
+        },
+        `the first frame of belltower (${grid.bytes} bytes written so far)`,
+        timeoutMs,
+        everyMs,
+      );
+    },
     /** What the probe measured since the last call (needs `probe`). */
     async probe() {
       rmSync(probeOut, { force: true });
       process.kill(term.pid, 'SIGUSR2');
-      await until(() => existsSync(probeOut), 'the probe report', 5_000, 5);
+      await until(() => existsSync(probeOut), 'the probe report', 30_000, 5);
       return JSON.parse(readFileSync(probeOut, 'utf8'));
     },
     /** SIGTERM (the grid restores the terminal and ends its tiles), SIGKILL if it lingers. */
@@ -93,6 +131,7 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
       }
       await sleep(100);
       rmSync(dir, { recursive: true, force: true });
+      undo();
     },
   };
   term.onData((data) => {
@@ -107,6 +146,7 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
       grid.bells.push(now);
     }
     if (keepText > 0) grid.text = (grid.text + data).slice(-keepText);
+    if (grid.head.length < 4096) grid.head = (grid.head + data).slice(0, 4096);
     for (const [marker, counter] of grid.counters) {
       const text = counter.carry + data;
       for (let i = text.indexOf(marker); i !== -1; i = text.indexOf(marker, i + marker.length)) counter.count++;
@@ -114,6 +154,9 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
     }
     for (const listener of grid.listeners) listener(data, now);
   });
-  term.onExit(() => (grid.exited = true));
+  term.onExit(({ exitCode, signal }) => {
+    grid.exitCode = signal ? `signal ${signal}` : exitCode;
+    grid.exited = true;
+  });
   return grid;
 }

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { atExit } from './cleanup.mjs';
 import { until } from './stats.mjs';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.mjs');
@@ -19,10 +20,14 @@ export async function idleNode() {
     env: { ...process.env, BENCH_PROBE_LOOP: '1', BENCH_PROBE_OUT: out },
     stdio: 'ignore',
   });
+  const undo = atExit(() => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
   const report = async () => {
     rmSync(out, { force: true });
     child.kill('SIGUSR2');
-    await until(() => existsSync(out), 'the idle node probe', 5_000, 5);
+    await until(() => existsSync(out), 'the idle node probe', 30_000, 5);
     return JSON.parse(readFileSync(out, 'utf8'));
   };
   await new Promise((resolve) => setTimeout(resolve, 300)); // let it load the probe
@@ -31,6 +36,7 @@ export async function idleNode() {
     stop() {
       child.kill();
       rmSync(dir, { recursive: true, force: true });
+      undo();
     },
   };
 }

@@ -14,11 +14,23 @@ export function percentile(xs, p) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves when `predicate()` holds, checking every `everyMs`; rejects after `timeoutMs`. */
-export async function until(predicate, what, timeoutMs = 30_000, everyMs = 10) {
+/**
+ * Resolves when `predicate()` holds, checking every `everyMs`; rejects after `timeoutMs` (generous:
+ * the machine may be loaded; a wait that ends is never a measurement).
+ */
+export async function until(predicate, what, timeoutMs = 60_000, everyMs = 10) {
   const t0 = performance.now();
   while (!predicate()) {
     if (performance.now() - t0 > timeoutMs) throw new Error(`bench: timed out waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+/** `promise`, or a rejection naming `what` if it has not settled after `timeoutMs`. */
+export function deadline(promise, what, timeoutMs) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`bench: timed out waiting for ${what} (${Math.round(timeoutMs / 1000)} s)`)), timeoutMs);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

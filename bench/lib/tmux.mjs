@@ -7,7 +7,30 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pty from 'node-pty';
+import { atExit } from './cleanup.mjs';
+import { userTerminalEnv } from './env.mjs';
 import { sleep, until } from './stats.mjs';
+
+/** Private servers still running, by socket: each one's undo for the exit (lib/cleanup.mjs). */
+const live = new Map();
+
+/** Ends the private server at `sock`, if it still runs. */
+export function killServerSync(sock) {
+  spawnSync('tmux', ['-S', sock, 'kill-server'], { stdio: 'ignore', timeout: 10_000 });
+  live.get(sock)?.();
+  live.delete(sock);
+}
+
+/** The private server at `sock` (in the folder `dir`) is killed and `dir` removed on exit, if still there. */
+export function trackServer(sock, dir = path.dirname(sock)) {
+  live.set(
+    sock,
+    atExit(() => {
+      spawnSync('tmux', ['-S', sock, 'kill-server'], { stdio: 'ignore', timeout: 10_000 });
+      rmSync(dir, { recursive: true, force: true });
+    }),
+  );
+}
 
 export function tmuxVersion() {
   const r = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
@@ -20,15 +43,14 @@ export function tmuxServer(config = '') {
   const sock = path.join(dir, 's');
   const conf = path.join(dir, 'tmux.conf');
   writeFileSync(conf, config);
-  const t = (...args) => execFileSync('tmux', ['-S', sock, '-f', conf, ...args], { encoding: 'utf8' });
+  const t = (...args) => execFileSync('tmux', ['-S', sock, '-f', conf, ...args], { encoding: 'utf8', env: userTerminalEnv(process.env), timeout: 60_000 });
+  trackServer(sock);
   return {
     sock,
     t,
     pid: () => Number(t('display-message', '-p', '#{pid}').trim()),
     async kill() {
-      try {
-        t('kill-server');
-      } catch {}
+      killServerSync(sock);
       await sleep(100);
       rmSync(dir, { recursive: true, force: true });
     },
@@ -56,7 +78,7 @@ export async function startTmuxGrid({ commands, cols, rows, attach = true, env =
       cols,
       rows,
       name: 'xterm-256color',
-      env: { ...process.env, TERM: 'xterm-256color' },
+      env: userTerminalEnv({ ...process.env, TERM: 'xterm-256color' }),
     });
     client.onData((d) => {
       grid.bytes += Buffer.byteLength(d);
@@ -64,7 +86,7 @@ export async function startTmuxGrid({ commands, cols, rows, attach = true, env =
     });
     client.onExit(() => (grid.exited = true));
     grid.client = client;
-    await until(() => grid.bytes > 0, 'the tmux client to draw');
+    await until(() => grid.bytes > 0, 'the tmux client to draw', 60_000);
   }
   grid.write = (data) => grid.client.write(data);
   grid.stop = async () => {

@@ -65,8 +65,10 @@ describe.skipIf(tmuxMissing() !== null)('workspaces and many tiles in a real ter
     tmux.type('side');
     tmux.keys('Enter');
     await tmux.waitFor('tile 2 added and selected', (s) => /┏ 2 side /.test(s) && /belltower · 2 tiles/.test(s));
-    // R: rename it.
-    tmux.keys('R', 'C-u');
+    // R: rename it; the form opens with its current name.
+    tmux.keys('R');
+    await tmux.waitFor('the rename form with the name', (s) => s.includes('rename tile 2') && s.includes('side▏'));
+    tmux.keys('C-u');
     tmux.type('term');
     tmux.keys('Enter');
     await tmux.waitFor('renamed', (s) => /┏ 2 term /.test(s));

@@ -6,9 +6,9 @@
  * about as they are parsed, and exposes the visible rows for rendering and for the banner source.
  */
 import xterm from '@xterm/headless';
-import unicode11 from '@xterm/addon-unicode11';
 import serialize from '@xterm/addon-serialize';
 import type { IBufferCell, Terminal as XtermTerminal } from '@xterm/headless';
+import { useScreenWidths } from './cell-width.js';
 import { PspQueryScanner } from './psp-query-scanner.js';
 import { readStyledRow, type ReadOptions } from './row-reader.js';
 import type { StyledRow } from './styled-row.js';
@@ -16,7 +16,6 @@ import type { StyledRow } from './styled-row.js';
 // Both packages are CommonJS without `exports`: a named import fails in plain Node ESM (it passes
 // under vitest, so only the built CLI would break). Default import, then destructure.
 const { Terminal } = xterm;
-const { Unicode11Addon } = unicode11;
 const { SerializeAddon } = serialize;
 
 /** Where addon-serialize puts the alternate screen in its output (after the normal buffer). */
@@ -87,8 +86,8 @@ export class Screen {
       logLevel: 'off',
     });
     // The default width table is Unicode 6: newer emoji would be one column and shift the row.
-    this.term.loadAddon(new Unicode11Addon());
-    this.term.unicode.activeVersion = '11';
+    // Unicode 11, with tmux's rule for emoji joined by a ZWJ (👨‍👩‍👧: one cell of two columns).
+    useScreenWidths(this.term);
     this.scratch = this.term.buffer.active.getNullCell();
     this.scanner = options.answerPspQuery === false ? undefined : new PspQueryScanner();
 
@@ -211,6 +210,12 @@ export class Screen {
   /** Line `index` of the active buffer as text, trailing blanks trimmed. */
   lineText(index: number): string {
     return this.term.buffer.active.getLine(index)?.translateToString(true) ?? '';
+  }
+
+  /** Whether line `index` continues the line above it (the program's line was wider than the
+   * screen: a soft wrap, not a newline). */
+  isWrapped(index: number): boolean {
+    return this.term.buffer.active.getLine(index)?.isWrapped ?? false;
   }
 
   /** Lines of the normal buffer that scrolled off the top and are kept (≤ the scrollback). */

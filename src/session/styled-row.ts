@@ -44,9 +44,11 @@ export const PLAIN_STYLE: CellStyle = Object.freeze({
 });
 
 export interface StyledRun {
-  /** The characters; an empty cell reads as one space. A wide glyph is one character here. */
+  /** The characters; an empty cell reads as one space. A wide glyph is one character here; a
+   * cluster (👨‍👩‍👧, ❤️) is one cell holding all its code points. */
   readonly text: string;
-  /** Terminal columns the run covers: a wide glyph (CJK, most emoji) counts 2. */
+  /** Terminal columns the run covers, as the screen's buffer gives them: a wide glyph (CJK, most
+   * emoji) counts 2, a cluster the width of its first character (session/cell-width.ts). */
   readonly width: number;
   readonly style: CellStyle;
   /** One cell that a painter should place by absolute position: a wide glyph, or a cluster of

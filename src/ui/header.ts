@@ -3,6 +3,7 @@
  * segments with styles that add up to exactly the tile's width, dropping detail (age, then source,
  * then the state's words) before the name is cut.
  */
+import stringWidth from 'string-width';
 import { printable } from '../platform/printable.js';
 import type { TileStateName } from '../verdict/state.js';
 import { age, provenance, showsAge, stateWords, STATE_LOOK } from './format.js';
@@ -83,8 +84,9 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   // A request is what a user wants to read first: whole with the detail, whole alone, then cut
   // to the room a 12-column name leaves, before the plain state words.
   // The frame, glyph and spaces take 9 columns around the name and the request (fill ≥ 1).
-  const roomForRequest = width - Math.min(label.length, 12) - 9;
-  const cutRequest = request && request.length > roomForRequest && roomForRequest >= 12 ? `${request.slice(0, roomForRequest - 1)}…` : null;
+  // Widths are display columns (a CJK letter is two), never characters: see displayWidth.
+  const roomForRequest = width - Math.min(displayWidth(label), 12) - 9;
+  const cutRequest = request && displayWidth(request) > roomForRequest && roomForRequest >= 12 ? ellipsized(request, roomForRequest) : null;
   const candidates: string[][] = [
     ...(request ? [[request, ...detail], [request, showsAge(tile.state) ? age(tile.sinceMs) : ''], [request], ...(cutRequest ? [[cutRequest]] : [])] : []),
     [words, ...detail],
@@ -95,13 +97,17 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const fixed = 2 + 2; // corner + space on each side
   // With the agent's facts first, while the whole header then still fits without cutting.
   const tries: [string, string[]][] = [...(withFacts ? [[withFacts, candidates[0]!] as [string, string[]]] : []), ...candidates.map((c) => [label, c] as [string, string[]])];
-  for (const [text, parts] of tries) {
+  // Every candidate with the whole name first; only then the name cut, with what a request
+  // keeps when cut (it was cut to leave a 12-column name) or with the glyph alone.
+  const cutNames = tries.filter(([text, parts]) => text === label && (parts.length === 0 || (cutRequest !== null && parts.length === 1 && parts[0] === cutRequest)));
+  for (const [[text, parts], cut] of [...tries.map((t) => [t, false] as const), ...cutNames.map((t) => [t, true] as const)]) {
     const right = [look.glyph, parts.length > 0 ? ` ${parts.join(' · ')}` : ''].join('');
-    const room = width - fixed - right.length - 1; // one space between name and the line
-    if (text === withFacts && text.length + 1 > room) continue;
-    if (room < Math.min(text.length, 3)) continue;
-    const name = text.length <= room ? text : `${text.slice(0, Math.max(1, room - 1))}…`;
-    const fill = width - fixed - name.length - 1 - right.length - 1;
+    // The name's room: a space after it, at least one column of the line, a space before the right.
+    const room = width - fixed - displayWidth(right) - 3;
+    const whole = displayWidth(text) <= room;
+    if (!whole && (!cut || room < 3)) continue;
+    const name = whole ? text : ellipsized(text, room);
+    const fill = width - fixed - displayWidth(name) - 1 - displayWidth(right) - 1;
     if (fill < 1) continue;
     return [
       { text: `${chars.left} `, ...(border ? { color: border } : {}) },
@@ -119,5 +125,52 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
 }
 
 export function segmentsWidth(segments: readonly Segment[]): number {
-  return segments.reduce((n, s) => n + Array.from(s.text).length, 0);
+  return segments.reduce((n, s) => n + displayWidth(s.text), 0);
+}
+
+/**
+ * Columns `text` takes on the user's terminal, as the chrome counts them: a CJK letter is two,
+ * a combining mark none. The one measure of the chrome is string-width, because it is Ink's own
+ * (Ink lays the chrome out with it: any other count and Ink cuts or wraps the line). It agrees
+ * with the tiles' screens (xterm's Unicode 11 table, session/cell-width.ts) and with tmux on
+ * every letter and digit a tile name may hold, CJK, kana and Hangul syllables included; on emoji
+ * with a variation selector or a skin tone terminals disagree among themselves whatever one counts.
+ */
+export function displayWidth(text: string): number {
+  if (NARROW.test(text)) return text.length;
+  let width = widths.get(text);
+  if (width === undefined) {
+    width = stringWidth(text);
+    if (widths.size >= 4096) widths.clear();
+    widths.set(text, width);
+  }
+  return width;
+}
+
+// string-width costs 10–100 µs a string (it segments and tests emoji patterns), and headers are
+// measured many times a frame: text of one-column characters that join nothing (ASCII, the
+// chrome's own frame lines, dots and state glyphs) is counted directly, the rest remembered.
+const NARROW = /^[\x20-\x7e\u00b7\u2026\u2191\u2500-\u257f\u25a0\u25b8\u25c6\u25cb\u25cf\u2713\u2717]*$/;
+const widths = new Map<string, number>();
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The longest start of `text` at most `width` columns wide, never cutting a character (or an
+ * emoji sequence) in two. */
+export function cutToWidth(text: string, width: number): string {
+  let out = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = displayWidth(segment);
+    if (used + w > width) break;
+    out += segment;
+    used += w;
+  }
+  return out;
+}
+
+/** `text` if it fits in `width` columns, or cut to fit with an ellipsis (never wider than `width`). */
+export function ellipsized(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  return width <= 1 ? cutToWidth(text, Math.max(0, width)) : `${cutToWidth(text, width - 1)}…`;
 }

@@ -17,11 +17,21 @@ export function encodeRow(row: StyledRow, x: number, depth: ColorDepth): string 
       out += sgr(run.style, depth);
       current = run.style;
     }
-    out += run.style.invisible ? ' '.repeat(run.width) : run.text;
+    out += run.style.invisible ? ' '.repeat(run.width) : run.isolated ? withoutTrailingJoiner(run.text) : run.text;
     column += run.width;
     if (run.isolated && !agreedWide(run.text)) out += `\x1b[${column + 1}G`;
   }
   return `${out}\x1b[0m`;
+}
+
+/**
+ * A cell whose last character is a zero-width joiner (the program drew `👨‍`, then moved or
+ * changed colour before the next emoji) is painted without it: tmux joins whatever comes after a
+ * joiner into the cell before its cursor, even after a cursor move, which would pull the next
+ * cell's glyph out of its column.
+ */
+function withoutTrailingJoiner(text: string): string {
+  return text.endsWith('\u200d') ? text.replace(/\u200d+$/, '') || ' ' : text;
 }
 
 /** Blank cells for a body row the screen does not cover (mid-resize, or a smaller screen). */

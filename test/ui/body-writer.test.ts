@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import xterm from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { IBufferCell, Terminal as XtermTerminal } from '@xterm/headless';
+import { useScreenWidths } from '../../src/session/cell-width.js';
 import { BodyWriter, slice } from '../../src/ui/body-writer.js';
 import type { Rect } from '../../src/ui/layout.js';
 import { Owned, feed } from '../session/helpers.js';
@@ -19,12 +20,18 @@ afterEach(() => {
   for (const t of terminals.splice(0)) t.dispose();
 });
 
-/** The user's terminal: a headless xterm that parses what belltower writes. With `unicode: '6'` it
- * measures newer emoji as one column where the tiles' screens say two: a terminal that disagrees. */
-function userTerminal(cols: number, rows: number, unicode: '6' | '11' = '11'): XtermTerminal {
+/** The user's terminal: a headless xterm that parses what belltower writes. By default it measures
+ * as the tiles' screens do (and as tmux does: an emoji sequence joined by ZWJs is one cell). With
+ * `unicode: '6'` it measures newer emoji as one column where the tiles' screens say two, and with
+ * `'11'` it draws 👨‍👩‍👧 as three pictures (six columns): terminals that disagree. */
+function userTerminal(cols: number, rows: number, unicode: '6' | '11' | 'screen' = 'screen'): XtermTerminal {
   const term = new Terminal({ cols, rows, allowProposedApi: true, logLevel: 'off' });
-  term.loadAddon(new unicode11.Unicode11Addon());
-  term.unicode.activeVersion = unicode;
+  if (unicode === 'screen') {
+    useScreenWidths(term);
+  } else {
+    term.loadAddon(new unicode11.Unicode11Addon());
+    term.unicode.activeVersion = unicode;
+  }
   terminals.push(term);
   return term;
 }
@@ -106,6 +113,50 @@ describe('BodyWriter', () => {
     // The tiles' screen puts "after" at column 9 (four 2-column rockets and a space).
     expect(user.buffer.active.getLine(0)!.translateToString(true, 9, 14)).toBe('after');
     expect(user.buffer.active.getLine(1)!.translateToString(true, 3, 5)).toBe('ok');
+  });
+
+  it('paints an emoji sequence joined by ZWJs in the two columns the screen gives it, as tmux does', async () => {
+    // `printf '👨‍👩‍👧 x'` in a plain tmux pane puts x at column 3: the family is one picture of two
+    // columns. The tile's screen must say the same, and the row be painted so.
+    const screen = owned.screen({ cols: 20, rows: 2 });
+    await feed(screen, '👨‍👩‍👧 x\r\n🏳️‍🌈 y 👍🏽 z');
+    // tmux's rule exactly: a cell keeps its first character's width (🏳️ is one column), and a skin
+    // tone, which no joiner joins, stays a picture of its own (👍🏽 is four columns in tmux too).
+    expect(screen.cursor).toEqual({ x: 10, y: 1 });
+    const row = screen.styledRow(0, { isolateClusters: true });
+    expect(row.runs[0]).toMatchObject({ text: '👨‍👩‍👧', width: 2, isolated: true });
+    const rect: Rect = { x: 4, y: 1, width: 20, height: 2 };
+    const other = owned.screen({ cols: 10, rows: 2 });
+    await feed(other, 'NEIGHBOUR');
+    for (const unicode of ['screen', '11'] as const) {
+      const user = userTerminal(40, 4, unicode);
+      const writer = new BodyWriter('truecolor');
+      await write(user, writer.paint({ bodies: [{ key: 1, rect, screen }, { key: 2, rect: { x: 25, y: 1, width: 10, height: 2 }, screen: other }] }));
+      const line = user.buffer.active.getLine(1)!;
+      // x where tmux puts it, whether the user's terminal joins the sequence or not.
+      expect(line.getCell(rect.x + 3)!.getChars(), unicode).toBe('x');
+      expect(line.translateToString(true, 25, 35).trimEnd(), unicode).toBe('NEIGHBOUR');
+      if (unicode === 'screen') {
+        // Exactly the columns the screen's buffer gives it: one cell of two at the body's left edge.
+        expect(line.getCell(rect.x)!.getChars()).toBe('👨‍👩‍👧');
+        expect(line.getCell(rect.x)!.getWidth()).toBe(2);
+        expect(cells(user, rect.x, rect.y, 20, 2)).toEqual(await drawnBy('👨‍👩‍👧 x\r\n🏳️‍🌈 y 👍🏽 z', 20, 2));
+      }
+    }
+  });
+
+  it('paints no joiner at the end of a cell, which would pull the next glyph into that cell', async () => {
+    // A colour change between 👨‍ and 👩: two cells on the screen (xterm joins only within text),
+    // one in tmux, which joins across escape sequences and cursor moves.
+    const screen = owned.screen({ cols: 20, rows: 1 });
+    await feed(screen, '👨\u200d\x1b[31m👩\x1b[0m x');
+    expect(screen.styledRow(0, { isolateClusters: true }).runs.slice(0, 2).map((r) => [r.text, r.width])).toEqual([
+      ['👨\u200d', 2],
+      ['👩', 2],
+    ]);
+    const bytes = new BodyWriter('truecolor').paint({ bodies: [{ key: 1, rect: { x: 0, y: 0, width: 20, height: 1 }, screen }] });
+    expect(bytes).toContain('👨');
+    expect(bytes).not.toContain('\u200d');
   });
 
   it('writes nothing when nothing changed, and only the changed row when one did', async () => {

@@ -2,6 +2,7 @@
  * The chrome's components, rendered by Ink (ink-testing-library): what a user reads in the frames,
  * the status line and the overlays, with and without colour.
  */
+import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GridModel } from '../../src/ui/components/grid-view.js';
 import type { HeaderTile } from '../../src/ui/header.js';
@@ -13,10 +14,12 @@ import { INITIAL_UI } from '../../src/ui/ui-state.js';
 // chalk decides on colours when it loads: force them, then load Ink.
 let render: typeof import('ink-testing-library').render;
 let GridView: typeof import('../../src/ui/components/grid-view.js').GridView;
+let CompactRow: typeof import('../../src/ui/components/compact-row.js').CompactRow;
 beforeAll(async () => {
   process.env.FORCE_COLOR = '1';
   ({ render } = await import('ink-testing-library'));
   ({ GridView } = await import('../../src/ui/components/grid-view.js'));
+  ({ CompactRow } = await import('../../src/ui/components/compact-row.js'));
 });
 
 const TILES: HeaderTile[] = [
@@ -125,3 +128,68 @@ describe('GridView', () => {
     expect(out).not.toContain('\x1b[2J');
   });
 });
+
+describe('wide letters in the chrome (a CJK letter is two columns)', () => {
+  /** The display column where `ch` stands in `line` (its `nth` occurrence). */
+  const columnOf = (line: string, ch: string, nth = 0): number => {
+    let at = -1;
+    for (let i = 0; i <= nth; i++) at = line.indexOf(ch, at + 1);
+    return at < 0 ? -1 : stringWidth(line.slice(0, at));
+  };
+
+  it("a tile named 日本 keeps its frame's corners above its side borders, at every grid size", () => {
+    const tiles: HeaderTile[] = [{ ...TILES[0]!, name: '日本' }, { ...TILES[1]!, name: '日本語の長い名前をつけたタイルです' }, { ...TILES[2]!, name: '한국어' }, TILES[3]!];
+    for (const cols of [60, 81, 100, 120, 141]) {
+      const m = model({ cols, rows: 30, tiles, layout: layout({ cols, rows: 30, count: tiles.length }) });
+      const lines = plain(frame(m)).split('\n');
+      const heads = lines.map((line, y) => ({ line, y })).filter(({ line }) => /[╭┏]/.test(line));
+      expect(heads.length, `${cols}`).toBeGreaterThan(0);
+      for (const { line, y } of heads) {
+        const below = lines[y + 1]!;
+        expect(stringWidth(line), `${cols}: ${line}`).toBe(cols);
+        // Each corner of the header line stands right above a side border of the line below.
+        const corners = [...line].map((ch, i) => ({ ch, i })).filter(({ ch }) => '╭╮┏┓'.includes(ch));
+        for (const { i } of corners) {
+          const column = stringWidth([...line].slice(0, i).join(''));
+          expect('│┃'.includes(cutAt(below, column)), `${cols}: corner at ${column}\n${line}\n${below}`).toBe(true);
+        }
+      }
+      expect(lines.join('\n')).toContain(' 1 日本 ');
+    }
+  });
+
+  it('a compact row is exactly its width, its label cut in whole letters with an ellipsis', () => {
+    const long: HeaderTile = { id: 12, name: '日本語の長い名前です', state: 'blocked', source: 'hook', sinceMs: 1000, asks: 'approve Bash `echo 日本語のとても長いコマンドです日本語のとても長いコマンドです`' };
+    for (const tile of [long, { ...long, name: '日本' }, { ...long, name: 'a'.repeat(30) }, { ...long, asks: undefined }])
+      for (let width = 24; width <= 58; width++) {
+        const { lastFrame, unmount } = render(<CompactRow tile={tile} width={width} selected color={false} />);
+        const row = plain(lastFrame() ?? '');
+        unmount();
+        expect(stringWidth(row), `${width}: ${row}`).toBe(width);
+        expect(row.endsWith('│'), row).toBe(true);
+        // The label takes 18 columns whatever its letters; the state glyph always starts column 19.
+        expect(columnOf(row, '◆'), row).toBe(19);
+      }
+    const row = (tile: HeaderTile) => {
+      const { lastFrame, unmount } = render(<CompactRow tile={tile} width={58} selected={false} color={false} />);
+      const out = plain(lastFrame() ?? '');
+      unmount();
+      return out;
+    };
+    expect(row({ ...long, name: '日本' })).toMatch(/^ {2}12 日本 {10}◆ approve Bash: echo 日本語のとても長…│$/);
+    // 18 columns: `  12 `, six letters and the ellipsis (a seventh letter would not fit beside it).
+    expect(row(long)).toMatch(/^ {2}12 日本語の長い… ◆ /);
+  });
+});
+
+/** The character of `line` that covers display column `column`. */
+function cutAt(line: string, column: number): string {
+  let at = 0;
+  for (const ch of line) {
+    const w = stringWidth(ch);
+    if (column < at + Math.max(w, 1)) return ch;
+    at += w;
+  }
+  return '';
+}
+

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headerSegments, segmentsWidth } from '../../src/ui/header.js';
+import stringWidth from 'string-width';
+import { cutToWidth, displayWidth, ellipsized, headerSegments, segmentsWidth } from '../../src/ui/header.js';
 import type { HeaderTile } from '../../src/ui/header.js';
 
 const tile: HeaderTile = { id: 3, name: 'tests', state: 'blocked', kind: 'permission', source: 'psp', sinceMs: 4000 };
@@ -56,5 +57,66 @@ describe('headerSegments', () => {
     expect(text(70, { ...remote, name: 'devbox', state: 'idle', source: 'process' })).toMatch(/○ idle · start ╮$/);
     // Only an exited tile is said to have lost its connection.
     expect(text(70, { ...remote, lost: true })).toMatch(/working · OSC 7501/);
+  });
+
+  describe('with names and words in CJK (two columns a letter)', () => {
+    // Measured as the terminal draws them, not in characters: `日本` is four columns (tmux,
+    // xterm's Unicode 11 table and string-width agree on every CJK, kana and Hangul letter).
+    const frames = ['round', 'bold', 'double'] as const;
+    const names = ['日本', '日本語の名前', '한국어', 'ｱｲｳｴｵ', 'api-日本', '日本語の長い名前をつけたタイルです日本語の長い名前をつけたタイル'];
+    const states: HeaderTile[] = [
+      tile,
+      { ...tile, state: 'working', kind: undefined, source: 'hook', sinceMs: 130_000 },
+      { ...tile, source: 'hook', asks: 'approve Bash `echo 日本語のテキストを表示する長いコマンドです`' },
+      { ...tile, state: 'done', kind: undefined, facts: 'opus-5 · 日本語 · 12% context', remote: 'サーバー' },
+    ];
+
+    it('the header is exactly as wide as the tile at every width from 10 to 90, in display columns', () => {
+      for (const name of names)
+        for (const base of states)
+          for (const frame of frames)
+            for (let width = 10; width <= 90; width++) {
+              const segments = headerSegments({ ...base, name }, { width, frame, selected: frame !== 'round', color: frame === 'bold' });
+              const line = segments.map((s) => s.text).join('');
+              expect(stringWidth(line), `${name} ${base.state} ${frame} ${width}: ${line}`).toBe(width);
+              expect(segmentsWidth(segments)).toBe(width);
+              // The corner closes the line: nothing pushed it out.
+              expect(line.endsWith(frame === 'round' ? '╮' : frame === 'bold' ? '┓' : '╗'), line).toBe(true);
+            }
+    });
+
+    it('keeps `日本` whole with its state, and cuts a long name in whole letters with an ellipsis', () => {
+      expect(text(40, { ...tile, name: '日本' })).toMatch(/^╭ 3 日本 ─+ ◆ blocked: permission ╮$/);
+      expect(stringWidth(text(40, { ...tile, name: '日本' }))).toBe(40);
+      // Too long for any detail: the state's words go first, then the name is cut, never mid-letter.
+      const long = text(30, { ...tile, name: '日本語の長い名前をつけたタイルです' });
+      // The name may take 22 columns: `3 `, nine letters and the ellipsis take 21 (a tenth letter
+      // would need two more), and the line gets the one left over.
+      expect(long).toBe('╭ 3 日本語の長い名前を… ── ◆ ╮');
+      expect(stringWidth(long)).toBe(30);
+      // An ASCII name too long for the tile is cut the same way (it used to lose the name altogether).
+      expect(text(30, { ...tile, name: 'a'.repeat(40) })).toBe(`╭ 3 ${'a'.repeat(19)}… ─ ◆ ╮`);
+    });
+
+    it("cuts an agent's request in CJK by columns", () => {
+      const asking: HeaderTile = { ...tile, source: 'hook', asks: 'approve Bash `echo 日本語のテキストを表示する長いコマンドです`' };
+      const line = text(50, asking);
+      expect(line).toMatch(/^╭ 3 tests ─+ ◆ approve Bash: echo 日本語の[^ ]*… ╮$/);
+      expect(stringWidth(line)).toBe(50);
+    });
+  });
+});
+
+describe('display width', () => {
+  it('counts columns, cuts between whole characters and emoji sequences, and marks a cut', () => {
+    expect(displayWidth('日本 x')).toBe(6);
+    expect(displayWidth('👨‍👩‍👧')).toBe(2);
+    expect(cutToWidth('日本語', 5)).toBe('日本');
+    expect(cutToWidth('a👨‍👩‍👧b', 2)).toBe('a');
+    expect(cutToWidth('a👨‍👩‍👧b', 3)).toBe('a👨‍👩‍👧');
+    expect(ellipsized('日本語', 6)).toBe('日本語');
+    expect(ellipsized('日本語', 5)).toBe('日本…');
+    expect(ellipsized('日本語', 4)).toBe('日…');
+    expect(ellipsized('日本語', 1)).toBe('');
   });
 });

@@ -3,11 +3,10 @@
  * of the line (the body writer's) shows the last line of its screen.
  */
 import { Text } from 'ink';
-import stringWidth from 'string-width';
 import { printable } from '../../platform/printable.js';
 import { age, provenance, showsAge, stateWords, STATE_LOOK } from '../format.js';
 import type { HeaderTile } from '../header.js';
-import { requestWords } from '../header.js';
+import { displayWidth, ellipsized, requestWords } from '../header.js';
 
 export function CompactRow({ tile, width, selected, color }: { tile: HeaderTile; width: number; selected: boolean; color: boolean }) {
   const look = STATE_LOOK[tile.state];
@@ -30,12 +29,9 @@ export function CompactRow({ tile, width, selected, color }: { tile: HeaderTile;
   );
 }
 
-/** `text` padded or cut to exactly `width` columns. */
+/** `text` padded, or cut with an ellipsis, to exactly `width` display columns (the header's
+ * measure: a CJK letter is two). */
 function fit(text: string, width: number): string {
-  let out = '';
-  for (const ch of text) {
-    if (stringWidth(out + ch) > width) break;
-    out += ch;
-  }
-  return out + ' '.repeat(Math.max(0, width - stringWidth(out)));
+  const shown = ellipsized(text, width);
+  return shown + ' '.repeat(Math.max(0, width - displayWidth(shown)));
 }

@@ -26,6 +26,8 @@ export interface TileScreenView {
   /** Line `index` of the active buffer (0 = the oldest kept). */
   styledLine(index: number, options?: ReadOptions): StyledRow;
   lineText(index: number): string;
+  /** Whether line `index` continues the one above it (a soft wrap): copying joins them again. */
+  isWrapped?(index: number): boolean;
 }
 
 export type RingState = 'done' | 'blocked' | 'failed';

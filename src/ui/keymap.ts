@@ -20,6 +20,7 @@ export type GridAction =
   | { type: 'find' }
   | { type: 'reply' }
   | { type: 'peek' }
+  | { type: 'answer'; answer: 'allow' | 'always' | 'deny' }
   | { type: 'add' }
   | { type: 'close' }
   | { type: 'restart' }
@@ -44,6 +45,9 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], show: '1–9', help: 'select tile 1 to 9', action: (key) => ({ type: 'jump', id: Number(key) }) },
   { keys: ['/'], show: '/', help: 'find a tile by number or name (any number, a few letters), ⏎ selects it', action: () => ({ type: 'find' }) },
   { keys: ['enter'], show: '⏎', help: 'focus the selected tile: every key goes to its agent', action: () => ({ type: 'focus' }) },
+  { keys: ['y'], show: 'y', help: "allow the selected tile's permission request, once (the option it shows)", action: () => ({ type: 'answer', answer: 'allow' }) },
+  { keys: ['Y'], show: 'Y', help: 'allow it and do not ask again (as far as the agent offers: this command, tool or session)', action: () => ({ type: 'answer', answer: 'always' }) },
+  { keys: ['N'], show: 'N', help: 'deny the selected tile\'s permission request', action: () => ({ type: 'answer', answer: 'deny' }) },
   { keys: ['i'], show: 'i', help: 'type a line into the selected tile without entering it: ⏎ sends it (a prompt, or queued)', action: () => ({ type: 'reply' }) },
   { keys: [' '], show: 'Space', help: "peek at the selected tile's live screen over the grid (Esc back, ⏎ focuses it)", action: () => ({ type: 'peek' }) },
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
@@ -121,10 +125,13 @@ export function keyHelp(escapeKey: string): { mode: string; rows: [string, strin
     {
       mode: 'scroll',
       rows: [
-        ['PgUp PgDn ↑ ↓', 'page or line up and down'],
+        ['PgUp PgDn ↑ ↓ j k', 'page or line up and down (a cursor moves; the view follows it)'],
+        ['0 $ ← → h l', "the cursor to the line's start, its end; along the line"],
         ['g G', 'the oldest line, the live bottom'],
+        ['v V', 'select characters, or whole lines, from the cursor: the moving keys extend it'],
+        ['y ⏎', "copy the selection to your terminal's clipboard (OSC 52) and leave"],
         ['/ n N', 'search up for text; the next match up, down'],
-        ['Esc q', 'back to the grid'],
+        ['Esc q', 'cancel the selection; back to the grid'],
       ],
     },
     { mode: 'overlays', rows: [['Esc', 'close, or cancel a form'], ['Tab', 'next field; completes an agent name'], ['y', 'confirm quitting, closing, restarting']] },

@@ -16,7 +16,8 @@
  * - a note (a message for a few seconds) stands where the counts were; hints make room for it
  *   before it is cut with …, except the one that gets you out (`? keys`, the escape key).
  * - scroll view: `g G`, `/ n N`, then `PgUp PgDn ↑↓` go; `Esc back` stays; the name and the note
- *   are cut with ….
+ *   are cut with …. Selecting (copy mode): `y copy · Esc cancel` stay; the name and the note are
+ *   cut, then the line count goes.
  * A count is always whole or absent, never cut: `3 blo…` tells a reader nothing they can act on. Between the left part and the hints there are always at least two blanks.
  */
 import stringWidth from 'string-width';
@@ -36,8 +37,9 @@ export interface StatusFacts {
   unseen?: number;
   /** Idle tiles left out of the layout. */
   hidden?: number;
-  /** The scroll view: lines up from the bottom, lines kept, the search being typed. */
-  scroll?: { offset: number; length: number; typing: string | null } | null;
+  /** The scroll view: lines up from the bottom, lines kept, the search being typed, and the
+   * selection of copy mode (characters or lines, and how many lines it spans). */
+  scroll?: { offset: number; length: number; typing: string | null; select?: { kind: 'char' | 'line'; lines: number } | null } | null;
 }
 
 export type StatusPart =
@@ -175,6 +177,25 @@ function scrollPlan(facts: StatusFacts, scroll: NonNullable<StatusFacts['scroll'
         hints: [...(dropped.has('enter') ? [] : ['Enter search']), 'Esc cancel'],
       }),
       steps: [...drops('enter'), { cut: 'typing', to: 0 }],
+    };
+  }
+  if (scroll.select) {
+    // Selecting: how to copy and how to cancel stay at every width; the name, the note and the
+    // line count give way.
+    const { kind, lines } = scroll.select;
+    return {
+      build: ({ dropped, min }) => ({
+        label: [
+          kind === 'line' ? ' SELECT LINES' : ' SELECT',
+          { slot: printable(facts.focusedName ?? ''), min: min.name, from: 'end', rank: 1, lead: ' ' },
+          ...(dropped.has('count') ? [] : [` · ${lines} ${lines === 1 ? 'line' : 'lines'}`]),
+          ...(facts.note ? [{ slot: printable(facts.note), min: min.note, from: 'end' as const, rank: 0, lead: ' · ' }] : []),
+        ],
+        labelStyle: 'inverse',
+        parts: [],
+        hints: ['y copy', 'Esc cancel'],
+      }),
+      steps: [...NAME_AND_NOTE.slice(0, -1), ...drops('count'), { cut: 'note', to: 0 }],
     };
   }
   const where = scroll.offset === 0 ? 'at the bottom' : `↑${scroll.offset} of ${scroll.length} lines`;

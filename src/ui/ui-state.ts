@@ -12,6 +12,8 @@ import type { Attention } from './attention.js';
 import { LAYOUT_MODES, moveFrom } from './layout.js';
 import { follow, scrollKey, startScroll } from './scroll.js';
 import type { ScrollSource, ScrollState } from './scroll.js';
+import { mouseSelect, pointAt, scrollBy } from './copy-mode.js';
+import type { CopyRange } from './copy-mode.js';
 import { addFormKey, editText, newAddForm, renameFormKey } from './tile-forms.js';
 import type { AddForm, Completions, RenameForm } from './tile-forms.js';
 import { finderKey, newFinder } from './tile-finder.js';
@@ -118,8 +120,12 @@ export type UiEffect =
   | { type: 'close'; tileId: number }
   | { type: 'restart'; tileId: number }
   | { type: 'rename'; tileId: number; name: string }
+  /** Answer the tile's permission request with the option its dialog shows for `answer`. */
+  | { type: 'answer'; tileId: number; answer: 'allow' | 'always' | 'deny' }
   /** Type `text` into the tile and submit it (as `belltower send --enter` does). */
   | { type: 'send'; tileId: number; text: string }
+  /** Put these lines of the tile's buffer on the clipboard (the scroll view's `y`, a mouse drag). */
+  | { type: 'copy'; tileId: number; range: CopyRange }
   | { type: 'quit' };
 
 export interface Step {
@@ -179,14 +185,27 @@ function mouseInput(state: UiState, event: MouseEvent, ctx: InputContext): Step 
     const source = hit!.index === state.selected ? ctx.scrollSource : undefined;
     if (!source || source.alternate) return hit!.index === state.selected ? { state, effects: [] } : select(state, hit!.index, ctx);
     const scroll = state.scroll?.tileId === tile.id ? state.scroll : startScroll(tile.id, source, false);
-    const result = scrollKey(follow(scroll, source), event.button === 64 ? 'k' : 'j', source);
-    if ('exit' in result) return { state: { ...state, scroll: null }, effects: [] };
-    let next = result.state;
-    for (let i = 1; i < WHEEL_LINES; i++) {
-      const more = scrollKey(next, event.button === 64 ? 'k' : 'j', source);
-      if (!('exit' in more)) next = more.state;
+    // The wheel moves the view (the cursor stays inside it), not the cursor.
+    const next = scrollBy(follow(scroll, source), source, event.button === 64 ? WHEEL_LINES : -WHEEL_LINES);
+    return { state: { ...state, scroll: next.offset === 0 && event.button === 65 && !next.selection ? null : next }, effects: [] };
+  }
+  // In the scroll view, the left button selects: a press in the body starts, a drag extends, the
+  // release (wherever it is: it counts at the body's nearest cell) copies.
+  const scroll = state.scroll;
+  const source = ctx.scrollSource;
+  const view = scroll && source && !source.alternate && ctx.tiles[state.selected]?.id === scroll.tileId ? ctx.shown?.find((t) => t.index === state.selected && t.kind !== 'row') : undefined;
+  if (scroll && source && view && event.button === 0 && !wheel) {
+    const { body } = view;
+    const inside = event.x >= body.x && event.x < body.x + body.width && event.y >= body.y && event.y < body.y + Math.min(body.height, source.rows);
+    const phase = !event.press ? 'release' : event.motion ? 'drag' : 'press';
+    if (phase === 'press' ? inside : scroll.selection?.mouse === true) {
+      const current = follow(scroll, source);
+      const row = Math.max(0, Math.min(Math.min(body.height, source.rows) - 1, event.y - body.y));
+      const col = Math.max(0, Math.min(body.width - 1, event.x - body.x));
+      const result = mouseSelect(current, pointAt(current, source, row, col), phase);
+      if ('exit' in result) return { state: { ...state, scroll: null }, effects: result.copy ? [{ type: 'copy', tileId: scroll.tileId, range: result.copy }] : [] };
+      return { state: { ...state, scroll: result.state }, effects: [] };
     }
-    return { state: { ...state, scroll: next.offset === 0 && event.button === 65 ? null : next }, effects: [] };
   }
   if (!event.press || event.motion || event.button !== 0 || !tile) return { state, effects: [] };
   const double = state.lastClick?.tileId === tile.id && ctx.now - state.lastClick.at <= DOUBLE_CLICK_MS;
@@ -287,6 +306,12 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       if (!tile) return { state: base, effects: [] };
       if (tile.state === 'exited') return { state: noted(base, `tile ${tile.id} has exited`, ctx.now), effects: [] };
       return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null } }, effects: [] };
+    }
+    case 'answer': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      if (tile.state !== 'blocked') return { state: noted(base, `tile ${tile.id} is not asking anything (it is ${tile.state})`, ctx.now), effects: [] };
+      return { state: base, effects: [{ type: 'answer', tileId: tile.id, answer: action.answer }] };
     }
     case 'peek': {
       const tile = ctx.tiles[base.selected];
@@ -401,7 +426,7 @@ function scrollInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step
   let next: UiState = state;
   for (const key of keys) {
     const result = scrollKey(current, key, source);
-    if ('exit' in result) return { state: { ...next, scroll: null }, effects: [] };
+    if ('exit' in result) return { state: { ...next, scroll: null }, effects: result.copy ? [{ type: 'copy', tileId: scroll.tileId, range: result.copy }] : [] };
     current = result.state;
     if ('note' in result) next = noted(next, result.note, ctx.now);
   }

@@ -9,6 +9,7 @@ import type { HeaderTile } from '../header.js';
 import { ROW_LABEL_WIDTH } from '../layout.js';
 import type { Layout, Rect } from '../layout.js';
 import type { OverlayContent } from '../overlay.js';
+import type { StatusFacts } from '../status-line-text.js';
 import type { UiState } from '../ui-state.js';
 import { CompactRow } from './compact-row.js';
 import { OverlayBox } from './overlay-box.js';
@@ -29,7 +30,7 @@ export interface GridModel {
   /** How many idle tiles are hidden (H). */
   hidden: number;
   /** The scroll view, when one is open. */
-  scroll?: { offset: number; length: number; typing: string | null } | null;
+  scroll?: StatusFacts['scroll'];
 }
 
 export function GridView({ model }: { model: GridModel }) {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { choiceFor, readChoices } from '../../src/agents/permission-choices.js';
+
+describe('the options of a permission dialog, read from its rows', () => {
+  it("Claude Code's dialog: yes, always, no", () => {
+    const rows = [
+      '⏺ Bash(touch belltower-approved.txt)',
+      ' Bash command',
+      '   touch belltower-approved.txt',
+      ' Do you want to proceed?',
+      ' ❯ 1. Yes',
+      "   2. Yes, and don't ask again for touch commands in /tmp/x",
+      '   3. No, and tell Claude what to do differently (esc)',
+      '',
+    ];
+    const choices = readChoices(rows);
+    expect(choices.map((c) => [c.key, c.answer])).toEqual([
+      ['1', 'allow'],
+      ['2', 'always'],
+      ['3', 'deny'],
+    ]);
+    expect(choiceFor(choices, 'deny')?.key).toBe('3');
+  });
+
+  it("Codex's and Gemini's dialogs", () => {
+    const codex = ['  Would you like to run the following command?', '  $ touch x', '› 1. Yes, proceed (y)', "  2. Yes, and don't ask again for commands that start with `touch` (p)", '  3. No, and tell Codex what to do differently (esc)', '  Press enter to confirm or esc to cancel'];
+    expect(readChoices(codex).map((c) => c.answer)).toEqual(['allow', 'always', 'deny']);
+    const gemini = ['│ Allow execution of: touch?', '│ ● 1. Allow once', '│   2. Allow for this session', '│   3. No, suggest changes (esc)'];
+    // Gemini draws its box's side: the list is read inside it.
+    expect(readChoices(gemini.map((r) => r.replace(/^│ /, ''))).map((c) => c.answer)).toEqual(['allow', 'always', 'deny']);
+  });
+
+  it('a numbered list in an answer, or no list, is no dialog', () => {
+    expect(readChoices(['Steps:', '1. Install it', '2. Run it', '3. Ship it'])).toEqual([]);
+    expect(readChoices(['nothing here'])).toEqual([]);
+    // An older list above the dialog does not count: the last one drawn does.
+    const rows = ['1. Yes', '2. No', 'some output', ' ❯ 1. Yes', '   2. No, and tell Claude what to do differently (esc)'];
+    expect(readChoices(rows).map((c) => c.label)).toEqual(['Yes', 'No, and tell Claude what to do differently (esc)']);
+  });
+});

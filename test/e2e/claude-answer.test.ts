@@ -1,0 +1,119 @@
+/**
+ * End to end: answering the real Claude Code 2.1.332's permission request from the grid (tmux),
+ * without entering its tile. The tile goes blocked and its header names the command; `y` allows it
+ * once (the tool runs: its result reaches the fake API, and the turn ends done); `N` denies it (the
+ * API sees the refusal as the tool's result). The key is the option the dialog draws for that
+ * answer, sent once, only while the tile still asks what it was shown asking.
+ *
+ * Skips (with the reason) when the pinned CLI cannot be installed or tmux is missing.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createClaudeHome } from '../support/claude-home.js';
+import type { InstallResult } from '../support/claude-install.js';
+import { BELLTOWER_BIN, claudeInTmux } from '../support/claude-in-tmux.js';
+import { lastUserOf, permissionBash, startFakeAnthropic, text } from '../support/fake-anthropic.js';
+import type { MessagesRequest, RecordedRequest } from '../support/fake-anthropic.js';
+import { sleep } from '../support/fake-server.js';
+import { headerOf, stateOf, Tmux } from '../support/tmux.js';
+
+let install: InstallResult = { ok: false, reason: 'not attempted' };
+
+beforeAll(async () => {
+  install = await claudeInTmux();
+}, 15 * 60_000);
+
+const toolResult = (r: RecordedRequest) => r.kind === 'main' && lastUserOf(r.body as MessagesRequest).toolResults.length > 0;
+
+async function blockedClaude(name: string) {
+  const api = await startFakeAnthropic({ script: [permissionBash('touch belltower-answered.txt'), text('Done with it.')] });
+  const home = createClaudeHome({ baseUrl: api.url });
+  const dir = mkdtempSync(join(tmpdir(), `belltower-claude-${name}-`));
+  const env: Record<string, string | undefined> = { ...home.env, BELLTOWER_CLAUDE_BIN: install.ok ? install.bin : '', BELLTOWER_STATE_DIR: join(dir, 'state'), CI: undefined };
+  const command = `'${process.execPath}' '${BELLTOWER_BIN}' claude --session claude-${name} 2> ${dir}/stderr; echo "EXIT=$?" > ${dir}/exit; sleep 600`;
+  const tmux = new Tmux({ cols: 120, rows: 40, command, env, cwd: home.cwd });
+  const close = async () => {
+    // Quit belltower (which ends Claude) before its HOME goes: a Claude still running writes into it.
+    tmux.keys('q');
+    const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || existsSync(join(dir, 'exit')), 15_000).catch(() => '');
+    if (quit.includes('quit belltower?')) tmux.keys('y');
+    await tmux.until('belltower to exit', () => existsSync(join(dir, 'exit')), 15_000).catch(() => undefined);
+    tmux.close();
+    await api.close();
+    home.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await tmux.waitFor('claude at rest', (s) => stateOf(s, 1, 'claude') === 'idle', 30_000);
+    await sleep(600);
+    tmux.keys('Enter');
+    await tmux.waitFor('focus mode', (s) => s.includes('FOCUS 1 claude'));
+    tmux.type('Create the file');
+    await sleep(150);
+    tmux.keys('Enter');
+    await tmux.waitFor('working', (s) => stateOf(s, 1, 'claude') === 'working', 15_000);
+    tmux.keys('C-\\');
+    // Blocked, and its header says what it asks; the dialog is drawn in the tile.
+    await tmux.waitFor('blocked, naming the command, with its dialog', (s) => stateOf(s, 1, 'claude') === 'blocked' && /touch belltower-answered\.txt/.test(headerOf(s, 1, 'claude') ?? '') && s.includes('Do you want to proceed?'), 30_000);
+    return { api, tmux, close, cwd: home.cwd };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+describe('answering the real Claude Code from the grid (tmux)', () => {
+  it('y allows the request once: the tool runs and the turn ends done, without entering the tile', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close, cwd } = await blockedClaude('allow');
+    try {
+      tmux.keys('y');
+      await api.waitForRequest(toolResult, 30_000);
+      const result = lastUserOf(api.requests.find(toolResult)!.body as MessagesRequest).toolResults[0]!;
+      expect(result.is_error ?? false).toBe(false);
+      expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(true);
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
+      // The grid kept the keyboard throughout.
+      expect(tmux.screen().split('\n').filter(Boolean).at(-1)).not.toMatch(/FOCUS/);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('N denies it: the tool never runs, and the tile is no longer blocked', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close, cwd } = await blockedClaude('deny');
+    try {
+      tmux.keys('N');
+      await tmux.waitFor('no longer blocked', (s) => stateOf(s, 1, 'claude') !== 'blocked', 20_000);
+      // Claude either reports the refusal to the model or ends the turn there; the tool never ran.
+      const results = api.requests.filter(toolResult).flatMap((r) => lastUserOf(r.body as MessagesRequest).toolResults);
+      for (const r of results) expect(r.is_error).toBe(true);
+      expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(false);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('a key on a tile that is not asking sends nothing and says so', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close } = await blockedClaude('stale');
+    try {
+      // Answered in the tile first, then y from the grid: the request it was shown is gone.
+      tmux.keys('Enter');
+      await tmux.waitFor('focus mode', (s) => s.includes('FOCUS 1 claude'));
+      for (let i = 0; i < 12 && !api.requests.some(toolResult); i++) {
+        tmux.keys('Enter');
+        await api.waitForRequest(toolResult, 700).catch(() => undefined);
+      }
+      tmux.keys('C-\\');
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
+      tmux.keys('y');
+      await tmux.waitFor('refused', (s) => /not asking anything/.test(s));
+    } finally {
+      await close();
+    }
+  }, 120_000);
+});

@@ -36,8 +36,9 @@ describe.skipIf(tmuxMissing() !== null || !built)('the status line in a real ter
     expect(kinds, line).toMatch(/^n+o*$/);
 
     tmux.keys('Enter');
-    const focused = await tmux.waitFor('focus mode', (s) => lastLine(s).includes('FOCUS'));
-    expect(lastLine(focused)).toMatch(/ {2}Ctrl\+\\ back/);
+    // The line is redrawn in pieces tmux may show half done: wait for the redrawn line whole.
+    const focused = await tmux.waitFor('focus mode with its way back', (s) => lastLine(s).includes('FOCUS') && / {2}Ctrl\+\\ back/.test(lastLine(s)));
+    expect(lastLine(focused)).toMatch(/^ FOCUS /);
     tmux.resize(40, ROWS);
     // Redrawn for 40 columns: tmux reflows the old 80-column line into two, whose second half also
     // ends with the hint, so the redrawn line is the one that starts with FOCUS too.

@@ -7,7 +7,7 @@ import { createElement } from 'react';
 import type { Logger } from '../platform/logger.js';
 import type { TileInfo } from '../control/protocol.js';
 import { remoteWhy } from '../remote/remote-why.js';
-import type { RingState, WorkspaceView } from '../tile/workspace-view.js';
+import type { RingState, TileScreenView, WorkspaceView } from '../tile/workspace-view.js';
 import { ringArrived } from './attention.js';
 import { BEL } from './bell.js';
 import type { BellMode } from './bell.js';
@@ -53,6 +53,11 @@ const ANSWER_TRIES = 4;
 interface RequestKey {
   readonly says: string;
   readonly since: number;
+}
+
+/** The screen's visible rows as text, for reading a dialog off it. */
+function screenRows(screen: TileScreenView): string[] {
+  return Array.from({ length: screen.rows }, (_, y) => rowText(screen.styledRow(y)));
 }
 
 function requestKey(info: TileInfo, now: number): RequestKey {
@@ -391,8 +396,7 @@ export class GridApp {
     const shown = this.shownRequests.get(id);
     const now = requestKey(info, this.now());
     if (!shown || !sameRequest(shown, now)) return say(`tile ${id}'s request changed since it was shown: look again (nothing sent)`);
-    const rows = Array.from({ length: screen.rows }, (_, y) => rowText(screen.styledRow(y)));
-    const choice = choiceFor(readChoices(rows), answer);
+    const choice = choiceFor(readChoices(screenRows(screen)), answer);
     const words = answer === 'allow' ? 'allow' : answer === 'always' ? 'allow always' : 'deny';
     if (!choice) return say(`tile ${id}: its screen shows no "${words}" option: nothing sent (⏎ to answer in the tile)`);
     // Agents ignore keys for a moment after drawing a dialog (Claude Code ~200 ms, and its blocked
@@ -400,9 +404,9 @@ export class GridApp {
     // few times, each time only after reading the screen again, so that none lands in a prompt.
     const stillAsking = (): Choice | null => {
       const still = this.options.view.tileInfos().find((t) => t.id === id);
-      const now = this.options.view.screenOf(id);
-      if (this.stopped || !still || !now || still.state !== 'blocked' || !sameRequest(shown, requestKey(still, this.now()))) return null;
-      const again = choiceFor(readChoices(Array.from({ length: now.rows }, (_, y) => rowText(now.styledRow(y)))), answer);
+      const drawn = this.options.view.screenOf(id);
+      if (this.stopped || !still || !drawn || still.state !== 'blocked' || !sameRequest(shown, requestKey(still, this.now()))) return null;
+      const again = choiceFor(readChoices(screenRows(drawn)), answer);
       return again && again.key === choice.key && again.label === choice.label ? again : null;
     };
     const attempt = (n: number) => {

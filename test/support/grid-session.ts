@@ -19,7 +19,8 @@ const folders: string[] = [];
 /** Close every window and remove every folder the tests opened (call it after each test). */
 export function closeAll(): void {
   for (const t of opened.splice(0)) t.close();
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+  // A belltower ended by the window's close may still be saving its state into the folder.
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 /** Remove `folder` with the others after the test. */

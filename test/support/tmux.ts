@@ -152,5 +152,10 @@ export function stateOf(screen: string, id: number, name: string): string | unde
   const header = headerOf(screen, id, name);
   const segment = header?.split(new RegExp(`[╭┏╔] ${id} ${name} `))[1];
   const glyph = /([●◆✓○■✗?…]) \S+/.exec(segment ?? '')?.[1];
-  return glyph === undefined ? undefined : Object.entries(STATE_LOOK).find(([, look]) => look.glyph === glyph)?.[0];
+  return glyph === undefined ? undefined : stateOfGlyph(glyph);
+}
+
+/** The state a glyph draws (`◆` blocked), or undefined. */
+export function stateOfGlyph(glyph: string): string | undefined {
+  return Object.entries(STATE_LOOK).find(([, look]) => look.glyph === glyph)?.[0];
 }

@@ -10,29 +10,10 @@ import { parseSpec } from '../../src/agents/launch-spec.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { TileSet } from '../../src/tile/tile-set.js';
 import { GridApp } from '../../src/ui/grid-app.js';
-import type { TerminalPort } from '../../src/ui/grid-app.js';
 import { DEFAULT_TIMING } from '../../src/verdict/timing.js';
 import { waitFor } from '../session/helpers.js';
+import { RecordingTerminal } from '../support/recording-terminal.js';
 
-class RecordingTerminal implements TerminalPort {
-  readonly cols = 100;
-  readonly rows = 30;
-  written = '';
-  private input: ((data: string) => void) | null = null;
-  write(data: string): void {
-    this.written += data;
-  }
-  onInput(listener: (data: string) => void): () => void {
-    this.input = listener;
-    return () => (this.input = null);
-  }
-  onResized(): () => void {
-    return () => {};
-  }
-  press(data: string): void {
-    this.input?.(data);
-  }
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -12,34 +12,12 @@ import { silentLogger } from '../../src/platform/logger.js';
 import { TileSet } from '../../src/tile/tile-set.js';
 import type { BellMode } from '../../src/ui/bell.js';
 import { GridApp } from '../../src/ui/grid-app.js';
-import type { GridAppOptions, TerminalPort } from '../../src/ui/grid-app.js';
+import type { GridAppOptions } from '../../src/ui/grid-app.js';
 import { layout } from '../../src/ui/layout.js';
 import { DEFAULT_TIMING } from '../../src/verdict/timing.js';
 import { waitFor } from '../session/helpers.js';
+import { RecordingTerminal } from '../support/recording-terminal.js';
 
-class RecordingTerminal implements TerminalPort {
-  readonly cols = 100;
-  readonly rows = 30;
-  written = '';
-  private input: ((data: string) => void) | null = null;
-  write(data: string): void {
-    this.written += data;
-  }
-  onInput(listener: (data: string) => void): () => void {
-    this.input = listener;
-    return () => (this.input = null);
-  }
-  onResized(): () => void {
-    return () => {};
-  }
-  press(data: string): void {
-    this.input?.(data);
-  }
-  bells(): number {
-    // A BEL outside escape sequences (OSC terminators are never written: the writer uses ST-free SGR/CSI only).
-    return this.written.split('\x07').length - 1;
-  }
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

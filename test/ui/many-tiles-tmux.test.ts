@@ -6,8 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, simSpec, start } from '../support/grid-session.js';
-import { tmuxMissing } from '../support/tmux.js';
-import { STATE_LOOK } from '../../src/ui/format.js';
+import { stateOfGlyph, tmuxMissing } from '../support/tmux.js';
 import type { Tmux } from '../support/tmux.js';
 
 const missing = tmuxMissing();
@@ -27,7 +26,7 @@ function bigOf(screen: string): number[] {
 /** Each tile's state as drawn (a big tile's header, or its row), by its glyph: a blocked tile's
  * words are what it asks. */
 function statesOf(screen: string): Map<number, string> {
-  const byGlyph = (glyph: string) => Object.entries(STATE_LOOK).find(([, look]) => look.glyph === glyph)?.[0] ?? '?';
+  const byGlyph = (glyph: string) => stateOfGlyph(glyph) ?? '?';
   const states = new Map<number, string>();
   for (const m of screen.matchAll(/[╭┏╔] (\d+) \S+ [─━═]+ (\S) /g)) states.set(Number(m[1]), byGlyph(m[2]!));
   for (const m of screen.matchAll(/^[▸ ] (\d+) \S+ +(\S) /gm)) states.set(Number(m[1]), byGlyph(m[2]!));

@@ -19,8 +19,15 @@ const folders: string[] = [];
 /** Close every window and remove every folder the tests opened (call it after each test). */
 export function closeAll(): void {
   for (const t of opened.splice(0)) t.close();
-  // A belltower ended by the window's close may still be saving its state into the folder.
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  // A belltower ended by the window's close may still be ending its tiles and saving its state
+  // into the folder for seconds under load: what cannot go now goes once it has finished.
+  for (const f of folders.splice(0)) {
+    try {
+      rmSync(f, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch {
+      setTimeout(() => rmSync(f, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }), 15_000).unref();
+    }
+  }
 }
 
 /** Remove `folder` with the others after the test. */

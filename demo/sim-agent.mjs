@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A simulated coding agent for `belltower demo`: it speaks OSC 7501 and animates its title the way
 // Claude Code does, runs turns on its own (a script stands in for the user), and takes prompts typed
-// into it: a line and Enter runs a turn, `/clear` clears, y or n answers its permission question.
+// into it: a line and Enter runs a turn, `/clear` clears, its permission
+// question is answered with its digits (1 yes, 2 don't ask again, 3 no) or y / n.
 //   node sim-agent.mjs <name> <plan>
 //   plan: comma-separated steps — rest:S, work:S, done, ask:S (a permission prompt, approved after S
 //   seconds unless answered), background:S (the turn ends with a job still running for S seconds),
@@ -41,6 +42,8 @@ let wake = () => {};
 const prompts = [];
 let answer = null;
 let asking = false;
+/** Answered "don't ask again": make commands run without asking. */
+let alwaysAllowed = false;
 
 /** Sleep up to `seconds`, waking early when the user submits a prompt or answers. */
 function pause(seconds) {
@@ -111,13 +114,29 @@ async function step(what, seconds) {
     return clear();
   }
   if (what === 'ask') {
+    if (alwaysAllowed) {
+      say(dim('  make deploy: allowed without asking (you said not to ask again)'));
+      return work(1, 'deploying');
+    }
     psp(`state=blocked:kind=permission:msg=${b64('approve Bash: make deploy')}`);
-    say(color(221, `◆ May I run "make deploy"? y / n ${dim(`(approving in ${seconds}s)`)}`));
+    // Drawn as Claude Code draws its dialog, so that the grid's y / Y / N / T find their options.
+    say(color(221, `◆ May I run "make deploy"? ${dim(`(approving in ${seconds}s)`)}`));
+    const options = ['❯ 1. Yes', "  2. Yes, and don't ask again for make commands", '  3. No, and tell me what to do differently (esc)'];
+    for (const option of options) say(`  ${option}`);
     answer = null;
     asking = true;
     await pause(seconds);
     asking = false;
-    say(answer === 'n' ? dim('  denied: skipping the deploy') : dim('  approved'));
+    // The dialog goes once answered, as a real agent's does.
+    out(`${ESC}[${options.length}A\r${ESC}[J`);
+    if (answer === 'deny') {
+      say(dim('  denied: tell me what to do instead'));
+      psp('state=idle');
+      answer = null;
+      return promptLine();
+    }
+    if (answer === 'always') alwaysAllowed = true;
+    say(dim(answer === 'always' ? "  approved: I won't ask again for make" : '  approved'));
     answer = null;
     return work(1, 'continuing');
   }
@@ -148,6 +167,9 @@ async function main() {
   }
 }
 
+/** The dialog's keys: its digits, and y / n as a shortcut. */
+const ANSWER_KEYS = { 1: 'allow', 2: 'always', 3: 'deny', y: 'allow', n: 'deny' };
+
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (data) => {
@@ -162,8 +184,8 @@ process.stdin.on('data', (data) => {
     } else if (ch === '\x03') {
       typed = '';
       promptLine();
-    } else if ((ch === 'y' || ch === 'n') && asking && typed === '') {
-      answer = ch;
+    } else if (asking && typed === '' && ANSWER_KEYS[ch]) {
+      answer = ANSWER_KEYS[ch];
       wake();
     } else if (ch >= ' ') {
       typed += ch;

@@ -12,7 +12,8 @@ const rows = keyHelp(DEFAULT_ESCAPE_KEY).flatMap((group) => group.rows.map(([key
 const table = ['| mode | key | does |', '|------|-----|------|', ...rows].join('\n');
 const file = path.join(root, 'README.md');
 const readme = readFileSync(file, 'utf8');
-const next = readme.replace(/(<!-- keys:begin[^>]*-->\n)[\s\S]*?(<!-- keys:end -->)/, `$1${table}\n$2`);
+// A function, not a replacement string: a `$` in a key's help must stay as written.
+const next = readme.replace(/(<!-- keys:begin[^>]*-->\n)[\s\S]*?(<!-- keys:end -->)/, (_, begin, end) => `${begin}${table}\n${end}`);
 if (next === readme) console.log('README.md: the key table is already up to date');
 else {
   writeFileSync(file, next);

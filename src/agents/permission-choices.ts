@@ -5,13 +5,19 @@
  * highlighted one with `❯`, `›` or `●`):
  *
  *   Claude Code 2.1   ❯ 1. Yes / 2. Yes, and don't ask again for … / 3. No, and tell Claude what to do differently (esc)
+ *   Claude Code 2.1.332 ❯ 1. Yes / 2. Yes, and don’t ask again for: npm * / 3. Yes, and switch to auto mode · … / 4. No
+ *   Claude Code 2.1.332 (a file outside the rules) ❯ 1. Yes / 2. Yes, and always allow access to DIR from this
+ *                     project / 3. Yes, and switch to auto mode · … / 4. No
  *   Codex 0.171       › 1. Yes, proceed (y) / 2. Yes, and don't ask again for commands that start with … (p) / 3. No, and tell Codex …
  *   Gemini CLI 0.61   ● 1. Allow once / 2. Allow for this session / 3. No, suggest changes (esc)
  *
  * Pure: rows in, options out; nothing is guessed when the rows hold no such list.
  */
 
-export type Answer = 'allow' | 'always' | 'deny';
+import type { Answer } from '../control/protocol.js';
+import { printable } from '../platform/printable.js';
+
+export type { Answer };
 
 export interface Choice {
   /** The key that picks it: its digit. */
@@ -39,7 +45,11 @@ export function readChoices(rows: readonly string[]): Choice[] {
 }
 
 function classify(label: string): Answer | null {
-  if (/don'?t ask again|always|for this session|allow all|for all/i.test(label)) return 'always';
+  // "Yes, and switch to auto mode" (Claude Code 2.1.3xx) changes how every later request is
+  // handled: no answer of belltower's picks it.
+  if (/\bswitch to\b|\bauto[- ]?mode\b|\bbypass\b|\byolo\b/i.test(label)) return null;
+  // Claude Code 2.1.332 writes "don’t" with a typographic apostrophe.
+  if (/don['’]?t ask again|always|for this session|allow all|for all/i.test(label)) return 'always';
   if (/^(yes|allow|approve|proceed)\b/i.test(label)) return 'allow';
   if (/^(no|deny|reject|cancel)\b/i.test(label)) return 'deny';
   return null;
@@ -48,4 +58,13 @@ function classify(label: string): Answer | null {
 /** The option that gives `answer`, the first of them. */
 export function choiceFor(choices: readonly Choice[], answer: Answer): Choice | null {
   return choices.find((c) => c.answer === answer) ?? null;
+}
+
+/** How each answer is said to the user. */
+export const ANSWER_WORDS: Readonly<Record<Answer, string>> = { allow: 'allow', always: 'allow always', deny: 'deny' };
+
+/** What a blocked tile asks, as its header and row say it: `approve Bash: npm test`. */
+export function requestWords(asks: string): string {
+  const approve = /^approve (\S+) `(.*)`$/s.exec(asks);
+  return printable(approve ? `approve ${approve[1]}: ${approve[2]}` : asks);
 }

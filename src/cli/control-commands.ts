@@ -1,7 +1,7 @@
 /** `belltower ls`, `send`, `wait`: talk to a running belltower over its control socket. */
 import { ControlClientError, findSession, request } from '../control/control-client.js';
-import type { ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
-import { STATE_NAMES, WAIT_TARGETS } from '../control/protocol.js';
+import type { Answer, AnswerRefusal, ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
+import { ANSWERS, STATE_NAMES, WAIT_TARGETS } from '../control/protocol.js';
 import { findTile } from '../control/control-target.js';
 import { tileNameProblem } from '../control/tile-name.js';
 import { resolve } from 'node:path';
@@ -162,6 +162,32 @@ export async function waitCommand(tile: string, flags: { for?: string; timeout?:
   if (typeof reply === 'number') return reply;
   if (!reply.ok) return reply.timeout ? fail(out, reply.error, TIMEOUT_EXIT) : fail(out, reply.error);
   if ('reached' in reply) out.line(formatTile(reply.reached));
+  return 0;
+}
+
+/** `belltower answer`'s exit statuses beyond 0, 1 and 2: why nothing was sent. */
+export const ANSWER_EXIT: Readonly<Record<AnswerRefusal, number>> = { 'still-asking': 1, stale: 3, 'not-asking': 4, 'no-option': 5 };
+
+/**
+ * `belltower answer TILE allow|always|deny [--message TEXT] [--request ID]`: answer the tile's
+ * permission request with the option its dialog draws for that answer (tile/answer-request.ts).
+ * With --request, only if that request (ls --json's request.id) still stands.
+ */
+export async function answerCommand(tile: string, answer: string, flags: { message?: string; request?: string; session?: string }, out: Output): Promise<number> {
+  if (!(ANSWERS as readonly string[]).includes(answer)) return fail(out, `answer with one of ${ANSWERS.join(', ')} (got "${answer}")`, 2);
+  if (flags.message !== undefined && answer !== 'deny') return fail(out, '--message goes with deny: it tells the agent what to do instead', 2);
+  if (flags.message !== undefined && (flags.message.trim() === '' || /[\r\n]/.test(flags.message))) return fail(out, '--message is one line of text', 2);
+  const reply = await call(out, flags.session, {
+    op: 'answer',
+    tile,
+    answer: answer as Answer,
+    ...(flags.message !== undefined ? { message: flags.message } : {}),
+    ...(flags.request !== undefined ? { request: flags.request } : {}),
+  });
+  if (typeof reply === 'number') return reply;
+  if (!reply.ok) return fail(out, reply.error, reply.refused ? ANSWER_EXIT[reply.refused] : 1);
+  if (!('answered' in reply)) return fail(out, 'unexpected reply');
+  out.line(`${printable(reply.answered)}: ${formatTile(reply.tile)}`);
   return 0;
 }
 

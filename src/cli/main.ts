@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
-import { addCommand, closeCommand, lsCommand, renameCommand, restartCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
+import { addCommand, answerCommand, closeCommand, lsCommand, renameCommand, restartCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
 import type { SendFlags } from './control-commands.js';
 import { STATE_NAMES } from '../control/protocol.js';
 import { demoCommand } from './demo-command.js';
@@ -162,6 +162,26 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--timeout <duration>', 'e.g. 30s, 10m, 1h', '10m')
     .option('--session <name>', 'which running belltower')
     .action(async (tile: string, flags: { for?: string; timeout?: string; session?: string }) => setExit(await waitCommand(tile, flags, out)));
+
+  program
+    .command('answer')
+    .description("answer a tile's permission request with the option its dialog shows: allow (once), always (do not ask again, as far as the agent offers), deny")
+    .argument('<tile>')
+    .argument('<answer>', 'allow | always | deny')
+    .option('--message <text>', 'with deny: then tell the agent what to do instead (typed into its prompt)')
+    .option('--request <id>', "only if this request still stands (ls --json's request.id)")
+    .option('--session <name>', 'which running belltower')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Exit 0 once the request has gone; 1 when the tile still asks after the answer;',
+        '2 for a usage error; and, with nothing sent: 3 when another request stands than',
+        '--request names, 4 when the tile is not asking anything, 5 when its dialog has',
+        'no option for that answer.',
+      ].join('\n'),
+    )
+    .action(async (tile: string, answer: string, flags: { message?: string; request?: string; session?: string }) => setExit(await answerCommand(tile, answer, flags, out)));
 
   program
     .command('add')

@@ -162,6 +162,15 @@ export class ControlServer {
       return reply(typeof renamed === 'string' ? { v, id, ok: false, error: renamed } : { v, id, ok: true, done: 'renamed', tile: renamed });
     }
 
+    if (request.op === 'answer') {
+      if (!target.answer) return reply({ v, id, ok: false, error: 'this belltower cannot answer requests' });
+      const options = { ...(request.request !== undefined ? { request: request.request } : {}), ...(request.message !== undefined ? { message: request.message } : {}) };
+      void target.answer(tile, request.answer, options).then(
+        (outcome) => reply(outcome.ok ? { v, id, ok: true, answered: outcome.answered, tile: outcome.tile } : { v, id, ok: false, error: outcome.error, refused: outcome.refused }),
+        (error: unknown) => reply({ v, id, ok: false, error: `could not answer: ${(error as Error).message}` }),
+      );
+      return;
+    }
     if (request.op === 'send') {
       const error = target.send(tile, request.text, request.enter);
       return reply(error ? { v, id, ok: false, error } : { v, id, ok: true, sent: true });

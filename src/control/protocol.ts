@@ -14,6 +14,11 @@ export const PROTOCOL_VERSION = 1;
 export const WAIT_TARGETS = ['done', 'blocked', 'idle', 'exited', 'finished', 'any'] as const;
 export type WaitTarget = (typeof WAIT_TARGETS)[number];
 
+/** The answers to a permission request (agents/permission-choices.ts reads which option gives
+ * which): allow once, allow and do not ask again, deny. */
+export const ANSWERS = ['allow', 'always', 'deny'] as const;
+export type Answer = (typeof ANSWERS)[number];
+
 const base = { v: z.literal(PROTOCOL_VERSION), id: z.number().int().nonnegative() };
 
 /** A tile's name, refused in the words every other place that takes one uses (tile-name.ts). */
@@ -27,6 +32,16 @@ export const requestSchema = z.discriminatedUnion('op', [
   z.object({ ...base, op: z.literal('why'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('send'), tile: z.string().min(1), text: z.string(), enter: z.boolean().default(false) }),
   z.object({ ...base, op: z.literal('add'), spec: z.string().min(1).max(4096), name: tileName.optional(), cwd: z.string().min(1).max(4096).optional() }),
+  z.object({
+    ...base,
+    op: z.literal('answer'),
+    tile: z.string().min(1),
+    answer: z.enum(ANSWERS),
+    /** Deny, then tell the agent what to do instead: typed into its prompt once the dialog is gone. */
+    message: z.string().min(1).max(4096).regex(/^[^\r\n]*$/, 'one line: it is typed into the agent\'s prompt and submitted').optional(),
+    /** The request this answer is for (`ls --json`'s request.id): refused when another stands. */
+    request: z.string().min(1).max(64).optional(),
+  }),
   z.object({ ...base, op: z.literal('close'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('restart'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('rename'), tile: z.string().min(1), name: tileName }),
@@ -79,6 +94,9 @@ export interface TileInfo {
   /** A line submitted into the tile (`send --enter`, Enter in the grid) that its state does not
    * answer yet: its Enter is still to be pressed, or no verdict came after it. */
   inputPending?: true;
+  /** Blocked: the request it puts to the user (tile/pending-request.ts): an id that changes when
+   * another request replaces it, the agent's words, and the options its dialog draws now. */
+  request?: { id: string; asks: string; options: readonly { key: string; label: string; answer: Answer | null }[] };
   /** It runs on another machine over ssh: the host; whether belltower's hooks reach it over the
    * connection (`connecting`: waiting for the login); `lost`: ssh ended with 255. */
   remote?: { host: string; hooks: 'off' | 'connecting' | 'on'; lost?: true };
@@ -91,7 +109,14 @@ export type ControlReply =
   /** add, restart, rename: the tile as it is now; close: the tile as it was. */
   | { v: number; id: number; ok: true; done: 'added' | 'closed' | 'restarted' | 'renamed'; tile: TileInfo }
   | { v: number; id: number; ok: true; tile: TileInfo; why: WhyEntry[] }
-  | { v: number; id: number; ok: false; error: string; timeout?: boolean };
+  /** answer: the option it picked, and the tile once the request had gone. */
+  | { v: number; id: number; ok: true; answered: string; tile: TileInfo }
+  /** `refused`: why an answer was not sent (the request is stale, the tile asks nothing) or did not
+   * take (it still asks): scripts tell them apart by it. */
+  | { v: number; id: number; ok: false; error: string; timeout?: boolean; refused?: AnswerRefusal };
+
+/** Why an answer did not happen (answer-request.ts): each its own exit status for `belltower answer`. */
+export type AnswerRefusal = 'not-asking' | 'stale' | 'no-option' | 'still-asking';
 
 /** Parse one request line; the error names what is wrong so a script author can fix it. */
 export function parseRequest(line: string): { ok: true; request: ControlRequest } | { ok: false; id: number; error: string } {

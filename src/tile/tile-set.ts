@@ -6,7 +6,8 @@
 import { join, resolve } from 'node:path';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
-import type { TileInfo } from '../control/protocol.js';
+import type { AnswerOutcome } from '../control/control-target.js';
+import type { Answer, TileInfo } from '../control/protocol.js';
 import { tileNameProblem } from '../control/tile-name.js';
 import type { Logger } from '../platform/logger.js';
 import { launchProblem } from '../session/launch-check.js';
@@ -22,6 +23,8 @@ import { isFolder } from '../platform/paths.js';
 import { printable } from '../platform/printable.js';
 import { takesRemoteHooks } from '../remote/remote-hooks.js';
 import { injects, versionMatters } from './agent-injection.js';
+import { answerRequest } from './answer-request.js';
+import type { AnswerOptions, AnswerPort } from './answer-request.js';
 import { Tile } from './tile.js';
 import type { RestoredTile, TileEnd, VerdictChange } from './tile.js';
 import type { RingState, TileScreenView, WorkspaceView } from './workspace-view.js';
@@ -357,6 +360,17 @@ export class TileSet implements WorkspaceView {
     if (tile.hasExited) return `tile ${info.id} (${info.name}) has exited`;
     tile.send(text, enter);
     return null;
+  }
+
+  answer(info: TileInfo, answer: Answer, options: AnswerOptions): Promise<AnswerOutcome> {
+    const id = info.id;
+    const port: AnswerPort = {
+      info: () => this.byId(id)?.info(),
+      input: (data) => this.byId(id)?.type(data),
+      send: (text, enter) => this.byId(id)?.send(text, enter),
+      wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    };
+    return answerRequest(port, answer, options);
   }
 
   why(info: TileInfo): WhyEntry[] {

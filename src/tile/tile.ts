@@ -41,6 +41,8 @@ import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
 import { agentWords } from './agent-words.js';
+import { pendingRequest } from './pending-request.js';
+import type { PendingRequest } from './pending-request.js';
 import { readFacts } from '../sources/transcript/session-facts.js';
 import type { SessionFacts } from '../sources/transcript/session-facts.js';
 import type { WordsFor } from './agent-words.js';
@@ -404,6 +406,7 @@ export class Tile {
       sinceMs: Math.max(0, this.t() - v.since),
       cwd: this.options.cwd,
       ...(v.state === 'done' || v.state === 'blocked' || v.state === 'failed' ? (this.words[v.state] ? { says: this.words[v.state] } : {}) : {}),
+      ...(v.state === 'blocked' ? { request: this.pendingRequest(v.since) } : {}),
       ...(this.end ? { exit: { code: this.end.code, signal: this.end.signal, ...(this.end.error ? { error: this.end.error } : {}), closed: this.end.closed } } : {}),
       ...(this.currentFolder ? { folder: this.currentFolder } : {}),
       ...(this.facts.model || this.facts.contextTokens !== undefined ? { facts: publicFacts(this.facts) } : {}),
@@ -415,6 +418,13 @@ export class Tile {
         ? { remote: { host: this.spec.remote.host, hooks: this.remoteHooksState(), ...(this.connectionLost ? { lost: true as const } : {}) } }
         : {}),
     };
+  }
+
+  /** What it asks now: the agent's words and the dialog drawn on its screen. */
+  private pendingRequest(since: number): PendingRequest {
+    const screen = this.session.screen;
+    const rows = Array.from({ length: screen.rows }, (_, y) => screen.rowText(y));
+    return pendingRequest(this.id, since, this.words.blocked, rows);
   }
 
   onChange(listener: (change: VerdictChange) => void): () => void {

@@ -29,10 +29,9 @@ import type { Notifier } from './notify.js';
 import { overlayContent, overlayFit, overlayRect, peekRect } from './overlay.js';
 import { bigOrder, nextBigSet } from './big-set.js';
 import { foldersFrom, isFolderTyped, programsOnPath } from '../platform/path-completions.js';
-import { choiceFor, readChoices } from '../agents/permission-choices.js';
-import type { Answer, Choice } from '../agents/permission-choices.js';
+import type { Answer } from '../control/protocol.js';
+import { ANSWER_WORDS } from '../agents/permission-choices.js';
 import { rowText } from '../session/styled-row.js';
-import { requestWords } from './header.js';
 import type { AddForm, Completions } from './tile-forms.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
@@ -43,33 +42,6 @@ import { clampSelection, handleInput, INITIAL_UI, withNote } from './ui-state.js
 import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 
 /** What the app needs of the user's terminal (UserTerminal implements it). */
-/** An answer waits this long after the tile began asking, then goes again this often, at most
- * this many times, while the same dialog stays. */
-const ANSWER_SETTLE_MS = 500;
-const ANSWER_RETRY_MS = 700;
-const ANSWER_TRIES = 4;
-
-/** Which request a blocked tile shows: its words and when it started asking. */
-interface RequestKey {
-  readonly says: string;
-  readonly since: number;
-}
-
-/** The screen's visible rows as text, for reading a dialog off it. */
-function screenRows(screen: TileScreenView): string[] {
-  return Array.from({ length: screen.rows }, (_, y) => rowText(screen.styledRow(y)));
-}
-
-function requestKey(info: TileInfo, now: number): RequestKey {
-  // The same request is worded by its hook and by OSC 7501, whichever came last: compare it as shown.
-  return { says: info.says ? requestWords(info.says) : '', since: now - info.sinceMs };
-}
-
-/** The same request: the same words, asked since the same moment (give or take a frame). */
-function sameRequest(a: RequestKey, b: RequestKey): boolean {
-  return a.says === b.says && Math.abs(a.since - b.since) < 250;
-}
-
 /** Body cache keys apart from the tiles' own ids (which are positive): a peek, a preview. */
 const PEEK_KEY = -1;
 const PREVIEW_KEY = -1_000_000_000;
@@ -152,7 +124,7 @@ export class GridApp {
   private scrolled: { state: ScrollState; screen: unknown; view: PaintableScreen } | null = null;
   private shownIds = '';
   /** The request each blocked tile showed in the last frame drawn: an answer is for that one. */
-  private readonly shownRequests = new Map<number, RequestKey>();
+  private readonly shownRequests = new Map<number, string>();
   /** Where the add form's Tab looks: PATH, and folders from where belltower started. */
   private readonly completions: Completions = {
     programs: (prefix) => programsOnPath(prefix, process.env.PATH),
@@ -352,7 +324,7 @@ export class GridApp {
         return void this.settle(view.restartTile?.(info), () => `tile ${info.id} ${info.name} restarted`);
       }
       case 'answer':
-        return this.answer(effect.tileId, effect.answer);
+        return this.answer(effect.tileId, effect.answer, effect.request, effect.message);
       case 'send': {
         const info = view.tileInfos().find((t) => t.id === effect.tileId);
         if (!info) return;
@@ -381,45 +353,26 @@ export class GridApp {
   }
 
   /**
-   * Answer a tile's permission request from the grid: only the request the user was shown (the
-   * one the last frame drew), with the option the agent's dialog offers for it as drawn now, once;
-   * then check that the request went away, and say so if it did not (nothing more is sent).
+   * Answer a tile's permission request from the grid (tile/answer-request.ts): only the request
+   * the user was shown (the one the frame they answered drew), with the option its dialog offers
+   * for it now; how it went goes on the status line.
    */
-  private answer(id: number, answer: Answer): void {
-    const info = this.options.view.tileInfos().find((t) => t.id === id);
-    const screen = this.options.view.screenOf(id);
+  private answer(id: number, answer: Answer, shown: string | undefined, message?: string): void {
     const say = (text: string) => {
+      if (this.stopped) return;
       this.ui = withNote(this.ui, text, this.now());
       this.markChrome();
     };
-    if (!info || !screen || info.state !== 'blocked') return say(`tile ${id} is not asking anything now: nothing sent`);
-    const shown = this.shownRequests.get(id);
-    const now = requestKey(info, this.now());
-    if (!shown || !sameRequest(shown, now)) return say(`tile ${id}'s request changed since it was shown: look again (nothing sent)`);
-    const choice = choiceFor(readChoices(screenRows(screen)), answer);
-    const words = answer === 'allow' ? 'allow' : answer === 'always' ? 'allow always' : 'deny';
-    if (!choice) return say(`tile ${id}: its screen shows no "${words}" option: nothing sent (⏎ to answer in the tile)`);
-    // Agents ignore keys for a moment after drawing a dialog (Claude Code ~200 ms, and its blocked
-    // state comes before the dialog is drawn): the key goes again while the same dialog stays, a
-    // few times, each time only after reading the screen again, so that none lands in a prompt.
-    const stillAsking = (): Choice | null => {
-      const still = this.options.view.tileInfos().find((t) => t.id === id);
-      const drawn = this.options.view.screenOf(id);
-      if (this.stopped || !still || !drawn || still.state !== 'blocked' || !sameRequest(shown, requestKey(still, this.now()))) return null;
-      const again = choiceFor(readChoices(screenRows(drawn)), answer);
-      return again && again.key === choice.key && again.label === choice.label ? again : null;
-    };
-    const attempt = (n: number) => {
-      if (!stillAsking()) return;
-      this.options.view.input(id, choice.key);
-      if (n === 1) say(`tile ${id}: ${words} — "${choice.label}"`);
-      setTimeout(() => {
-        if (!stillAsking()) return;
-        if (n < ANSWER_TRIES) return attempt(n + 1);
-        say(`tile ${id} still asks after "${choice.label}": nothing more sent`);
-      }, ANSWER_RETRY_MS).unref();
-    };
-    setTimeout(() => attempt(1), Math.max(0, ANSWER_SETTLE_MS - info.sinceMs)).unref();
+    const view = this.options.view;
+    const info = view.tileInfos().find((t) => t.id === id);
+    if (!info) return say(`tile ${id} is gone: nothing sent`);
+    if (!view.answer) return say('this belltower cannot answer requests');
+    if (shown === undefined) return say(`tile ${id}'s request is not drawn yet: look again (nothing sent)`);
+    say(`tile ${id}: ${ANSWER_WORDS[answer]}…`);
+    void view.answer(info, answer, { request: shown, ...(message !== undefined ? { message } : {}) }).then(
+      (outcome) => say(outcome.ok ? `tile ${id}: ${ANSWER_WORDS[answer]} — "${outcome.answered}"${message !== undefined ? ', and told it what to do' : ''}` : outcome.error),
+      (error: unknown) => say(`tile ${id}: could not answer: ${(error as Error).message}`),
+    );
   }
 
   /** Wait for an action on the tiles, then say how it went on the status line. */
@@ -487,7 +440,15 @@ export class GridApp {
 
   private summary(info: TileInfo): TileSummary {
     const screen = this.options.view.screenOf(info.id);
-    return { id: info.id, name: info.name, state: info.state, sinceMs: info.sinceMs, ...(screen && info.state !== 'exited' ? { modes: screen.inputModes } : {}) };
+    const shown = this.shownRequests.get(info.id);
+    return {
+      id: info.id,
+      name: info.name,
+      state: info.state,
+      sinceMs: info.sinceMs,
+      ...(screen && info.state !== 'exited' ? { modes: screen.inputModes } : {}),
+      ...(shown !== undefined ? { shownRequest: shown } : {}),
+    };
   }
 
   /** The layout for these tiles now: the user's mode, hidden idle tiles, the large ones. */
@@ -635,7 +596,7 @@ export class GridApp {
           : null,
       };
       this.shownRequests.clear();
-      for (const info of infos) if (info.state === 'blocked') this.shownRequests.set(info.id, requestKey(info, now));
+      for (const info of infos) if (info.request) this.shownRequests.set(info.id, info.request.id);
       const element = createElement(GridView, { model });
       if (!this.chrome) this.chrome = new ChromeRenderer(cols, rows, element);
       chromeLines = this.chrome.render(element, cols, rows);

@@ -8,6 +8,7 @@ import { printable } from '../platform/printable.js';
 import type { TileStateName } from '../verdict/state.js';
 import { age, provenance, showsAge, stateWords, STATE_LOOK } from './format.js';
 import type { ChromeColor } from './format.js';
+import { requestWords } from '../agents/permission-choices.js';
 
 export interface Segment {
   text: string;
@@ -41,11 +42,6 @@ export interface HeaderTile {
   asks?: string;
 }
 
-/** What a blocked tile asks, as its header and row say it: `approve Bash: npm test`. */
-export function requestWords(asks: string): string {
-  const approve = /^approve (\S+) `(.*)`$/s.exec(asks);
-  return printable(approve ? `approve ${approve[1]}: ${approve[2]}` : asks);
-}
 
 export type FrameStyle = 'round' | 'bold' | 'double';
 

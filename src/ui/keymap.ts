@@ -20,7 +20,7 @@ export type GridAction =
   | { type: 'find' }
   | { type: 'reply' }
   | { type: 'peek' }
-  | { type: 'answer'; answer: 'allow' | 'always' | 'deny' }
+  | { type: 'answer'; answer: 'allow' | 'always' | 'deny'; message?: true }
   | { type: 'add' }
   | { type: 'close' }
   | { type: 'restart' }
@@ -48,6 +48,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['y'], show: 'y', help: "allow the selected tile's permission request, once (the option it shows)", action: () => ({ type: 'answer', answer: 'allow' }) },
   { keys: ['Y'], show: 'Y', help: 'allow it and do not ask again (as far as the agent offers: this command, tool or session)', action: () => ({ type: 'answer', answer: 'always' }) },
   { keys: ['N'], show: 'N', help: 'deny the selected tile\'s permission request', action: () => ({ type: 'answer', answer: 'deny' }) },
+  { keys: ['T'], show: 'T', help: 'deny it and tell the agent what to do instead: ⏎ sends the line to its prompt', action: () => ({ type: 'answer', answer: 'deny', message: true }) },
   { keys: ['i'], show: 'i', help: 'type a line into the selected tile without entering it: ⏎ sends it (a prompt, or queued)', action: () => ({ type: 'reply' }) },
   { keys: [' '], show: 'Space', help: "peek at the selected tile's live screen over the grid (Esc back, ⏎ focuses it)", action: () => ({ type: 'peek' }) },
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },

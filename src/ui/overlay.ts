@@ -54,7 +54,7 @@ export interface OverlayFacts {
   /** The `?` list's first line shown. */
   helpOffset?: number;
   /** The tiles, for the finder. */
-  tiles?: readonly (Findable & { state: Parameters<typeof stateWords>[0] })[];
+  tiles?: readonly (Findable & { state: Parameters<typeof stateWords>[0]; request?: { readonly asks: string } })[];
   /** How many lines fit inside an overlay's box on this terminal. */
   fit?: number;
 }
@@ -112,10 +112,11 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
     }
     case 'reply': {
       const tile = facts.tiles?.find((t) => t.id === overlay.tileId);
+      const asks = overlay.deny && tile?.request?.asks ? [{ key: 'denies', text: printableLine(tile.request.asks, maxWidth - 20), tone: 'dim' as const }] : [];
       return {
-        title: `send to ${overlay.tileId} ${printableLine(tile?.name ?? '', 30)}${tile ? ` · ${stateWords(tile.state)}` : ''}`,
-        lines: [{ key: '▸ line', text: `${printableLine(overlay.text, maxWidth - 20)}▏` }, ...(overlay.error ? [{ text: overlay.error, tone: 'warn' as const }] : [])],
-        footer: 'Enter types it into the tile and submits it · Esc drops it',
+        title: `${overlay.deny ? 'deny and tell' : 'send to'} ${overlay.tileId} ${printableLine(tile?.name ?? '', 30)}${tile ? ` · ${stateWords(tile.state)}` : ''}`,
+        lines: [...asks, { key: '▸ line', text: `${printableLine(overlay.text, maxWidth - 20)}▏` }, ...(overlay.error ? [{ text: overlay.error, tone: 'warn' as const }] : [])],
+        footer: overlay.deny ? 'Enter denies the request, then types this into its prompt · Esc drops it' : 'Enter types it into the tile and submits it · Esc drops it',
       };
     }
     case 'peek': {

@@ -30,7 +30,7 @@ export type Overlay =
   | RenameForm
   | TileFinder
   /** A line typed for a tile from the grid, sent with Enter. */
-  | { type: 'reply'; tileId: number; text: string; error: string | null }
+  | { type: 'reply'; tileId: number; text: string; error: string | null; deny?: { readonly request?: string } }
   /** A tile's live screen shown over the grid. */
   | { type: 'peek'; tileId: number };
 
@@ -88,6 +88,8 @@ export interface TileSummary {
   readonly sinceMs: number;
   /** How the program wants its input encoded (absent once it has exited). */
   readonly modes?: InputModes;
+  /** Blocked: the id of the request the last frame drew for it (an answer is for that one). */
+  readonly shownRequest?: string;
 }
 
 export interface InputContext {
@@ -121,7 +123,7 @@ export type UiEffect =
   | { type: 'restart'; tileId: number }
   | { type: 'rename'; tileId: number; name: string }
   /** Answer the tile's permission request with the option its dialog shows for `answer`. */
-  | { type: 'answer'; tileId: number; answer: 'allow' | 'always' | 'deny' }
+  | { type: 'answer'; tileId: number; answer: 'allow' | 'always' | 'deny'; request?: string; message?: string }
   /** Type `text` into the tile and submit it (as `belltower send --enter` does). */
   | { type: 'send'; tileId: number; text: string }
   /** Put these lines of the tile's buffer on the clipboard (the scroll view's `y`, a mouse drag). */
@@ -311,7 +313,9 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };
       if (tile.state !== 'blocked') return { state: noted(base, `tile ${tile.id} is not asking anything (it is ${tile.state})`, ctx.now), effects: [] };
-      return { state: base, effects: [{ type: 'answer', tileId: tile.id, answer: action.answer }] };
+      const request = tile.shownRequest !== undefined ? { request: tile.shownRequest } : {};
+      if (action.message) return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null, deny: request } }, effects: [] };
+      return { state: base, effects: [{ type: 'answer', tileId: tile.id, answer: action.answer, ...request }] };
     }
     case 'peek': {
       const tile = ctx.tiles[base.selected];
@@ -378,6 +382,7 @@ function replyInput(state: UiState, reply: Extract<Overlay, { type: 'reply' }>, 
     if (key === 'enter') {
       if (text.trim() === '') return { state: { ...state, overlay: { ...reply, text, error: 'type something to send, or Esc' } }, effects: [] };
       if (!ctx.tiles.some((t) => t.id === reply.tileId && t.state !== 'exited')) return { state: noted({ ...state, overlay: null }, `tile ${reply.tileId} is gone: nothing sent`, ctx.now), effects: [] };
+      if (reply.deny) return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'deny', ...reply.deny, message: text }] };
       return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileId: reply.tileId, text }] };
     }
     text = editText(text, key) ?? text;

@@ -22,6 +22,32 @@ describe('the options of a permission dialog, read from its rows', () => {
     expect(choiceFor(choices, 'deny')?.key).toBe('3');
   });
 
+  it("Claude Code 2.1.332's dialog for a file outside its rules: the switch to auto mode is no answer belltower gives", () => {
+    const rows = [
+      ' Do you want to proceed?',
+      ' ❯ 1. Yes',
+      '   2. Yes, and always allow access to /tmp/project from this project',
+      '   3. Yes, and switch to auto mode · auto mode handles these prompts for you',
+      '   4. No',
+      '',
+      ' Esc to cancel · Tab to amend',
+    ];
+    const choices = readChoices(rows);
+    expect(choices.map((c) => [c.key, c.answer])).toEqual([
+      ['1', 'allow'],
+      ['2', 'always'],
+      ['3', null],
+      ['4', 'deny'],
+    ]);
+    expect(choiceFor(choices, 'allow')?.key).toBe('1');
+    expect(choiceFor(choices, 'deny')?.key).toBe('4');
+  });
+
+  it("Claude Code 2.1.332's command dialog: its \"don’t\" has a typographic apostrophe", () => {
+    const rows = [' Do you want to proceed?', ' ❯ 1. Yes', '   2. Yes, and don’t ask again for: npm *', '   3. Yes, and switch to auto mode · auto mode handles these prompts for you', '   4. No'];
+    expect(readChoices(rows).map((c) => c.answer)).toEqual(['allow', 'always', null, 'deny']);
+  });
+
   it("Codex's and Gemini's dialogs", () => {
     const codex = ['  Would you like to run the following command?', '  $ touch x', '› 1. Yes, proceed (y)', "  2. Yes, and don't ask again for commands that start with `touch` (p)", '  3. No, and tell Codex what to do differently (esc)', '  Press enter to confirm or esc to cancel'];
     expect(readChoices(codex).map((c) => c.answer)).toEqual(['allow', 'always', 'deny']);

@@ -7,17 +7,31 @@
  *
  * Skips (with the reason) when the pinned CLI cannot be installed or tmux is missing.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClaudeHome } from '../support/claude-home.js';
 import type { InstallResult } from '../support/claude-install.js';
 import { BELLTOWER_BIN, claudeInTmux } from '../support/claude-in-tmux.js';
 import { lastUserOf, permissionBash, startFakeAnthropic, text } from '../support/fake-anthropic.js';
-import type { MessagesRequest, RecordedRequest } from '../support/fake-anthropic.js';
+import type { MessageReply, MessagesRequest, RecordedRequest } from '../support/fake-anthropic.js';
 import { sleep } from '../support/fake-server.js';
 import { headerOf, stateOf, Tmux } from '../support/tmux.js';
+import type { TileInfo } from '../../src/control/protocol.js';
+
+/** The built CLI against the belltower in `dir` (its state folder): status and output. */
+async function cli(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BELLTOWER_BIN, ...args], { env: { ...process.env, BELLTOWER_STATE_DIR: join(dir, 'state') } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
 
 let install: InstallResult = { ok: false, reason: 'not attempted' };
 
@@ -27,8 +41,8 @@ beforeAll(async () => {
 
 const toolResult = (r: RecordedRequest) => r.kind === 'main' && lastUserOf(r.body as MessagesRequest).toolResults.length > 0;
 
-async function blockedClaude(name: string) {
-  const api = await startFakeAnthropic({ script: [permissionBash('touch belltower-answered.txt'), text('Done with it.')] });
+async function blockedClaude(name: string, script: MessageReply[] = [permissionBash('touch belltower-answered.txt'), text('Done with it.')], asks = 'touch belltower-answered.txt') {
+  const api = await startFakeAnthropic({ script });
   const home = createClaudeHome({ baseUrl: api.url });
   const dir = mkdtempSync(join(tmpdir(), `belltower-claude-${name}-`));
   const env: Record<string, string | undefined> = { ...home.env, BELLTOWER_CLAUDE_BIN: install.ok ? install.bin : '', BELLTOWER_STATE_DIR: join(dir, 'state'), CI: undefined };
@@ -56,8 +70,8 @@ async function blockedClaude(name: string) {
     await tmux.waitFor('working', (s) => stateOf(s, 1, 'claude') === 'working', 15_000);
     tmux.keys('C-\\');
     // Blocked, and its header says what it asks; the dialog is drawn in the tile.
-    await tmux.waitFor('blocked, naming the command, with its dialog', (s) => stateOf(s, 1, 'claude') === 'blocked' && /touch belltower-answered\.txt/.test(headerOf(s, 1, 'claude') ?? '') && s.includes('Do you want to proceed?'), 30_000);
-    return { api, tmux, close, cwd: home.cwd };
+    await tmux.waitFor('blocked, naming the command, with its dialog', (s) => stateOf(s, 1, 'claude') === 'blocked' && (headerOf(s, 1, 'claude') ?? '').includes(asks) && s.includes('Do you want to proceed?'), 30_000);
+    return { api, tmux, close, cwd: home.cwd, dir, session: `claude-${name}` };
   } catch (error) {
     await close();
     throw error;
@@ -96,6 +110,47 @@ describe('answering the real Claude Code from the grid (tmux)', () => {
       await close();
     }
   }, 120_000);
+
+  it("Y allows it and does not ask again: the next call of the same command runs without a question", async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const script = [permissionBash('npm --version'), permissionBash('npm --version'), text('Both done.')];
+    const { api, tmux, close } = await blockedClaude('always', script, 'npm --version');
+    try {
+      expect(tmux.screen()).toMatch(/2\. Yes, and don’t ask again for: npm/);
+      tmux.keys('Y');
+      // Nobody answers a second question: the turn ends only if the second call was not asked.
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 60_000);
+      const results = api.requests.filter(toolResult).flatMap((r) => lastUserOf(r.body as MessagesRequest).toolResults);
+      expect(results.length).toBe(2);
+      for (const r of results) expect(r.is_error ?? false).toBe(false);
+    } finally {
+      await close();
+    }
+  }, 150_000);
+
+  it('belltower answer: deny with a message for the request ls --json shows; the message reaches the model as the next prompt', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close, cwd, dir, session } = await blockedClaude('script', [permissionBash('touch belltower-answered.txt'), text('Understood, I will not.')]);
+    try {
+      const [tile] = JSON.parse((await cli(dir, ['ls', '--json', '--session', session])).stdout) as TileInfo[];
+      expect(tile!.request?.asks).toMatch(/touch belltower-answered\.txt/);
+      // Claude 2.1.332 offers yes, yes for this folder, a switch to auto mode (no answer of ours), no.
+      expect(tile!.request?.options.map((o) => o.answer)).toEqual(['allow', 'always', null, 'deny']);
+      // An id that is not the request's: refused, exit 3, and the dialog is still there.
+      const stale = await cli(dir, ['answer', '1', 'allow', '--request', '0000000000', '--session', session]);
+      expect(stale.code).toBe(3);
+      expect(stateOf(tmux.screen(), 1, 'claude')).toBe('blocked');
+      const denied = await cli(dir, ['answer', '1', 'deny', '--message', 'leave the files alone', '--request', tile!.request!.id, '--session', session]);
+      expect(denied.stderr).toBe('');
+      expect(denied.code).toBe(0);
+      const told = await api.waitForRequest((r) => r.kind === 'main' && lastUserOf(r.body as MessagesRequest).text.includes('leave the files alone'), 30_000);
+      expect(told).toBeTruthy();
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
+      expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(false);
+    } finally {
+      await close();
+    }
+  }, 150_000);
 
   it('a key on a tile that is not asking sends nothing and says so', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);

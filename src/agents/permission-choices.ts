@@ -26,13 +26,17 @@ export interface Choice {
   readonly answer: Answer | null;
 }
 
+const BOX_LEFT = /^\s*[│┃║]/;
+const BOX_RIGHT = /[│┃║]\s*$/;
 const OPTION = /^\s*[❯›●>▶]?\s*(\d)\.\s+(\S.*?)\s*$/;
 
 /** The numbered options drawn last on the screen (the dialog sits at the bottom), in order. */
 export function readChoices(rows: readonly string[]): Choice[] {
   let best: Choice[] = [];
   let run: Choice[] = [];
-  for (const row of rows) {
+  for (const drawn of rows) {
+    // Gemini CLI draws its dialog in a box: the list is read inside the box's sides.
+    const row = drawn.replace(BOX_LEFT, '').replace(BOX_RIGHT, '');
     const m = OPTION.exec(row);
     if (m && Number(m[1]) === run.length + 1) run = [...run, { key: m[1]!, label: m[2]!, answer: classify(m[2]!) }];
     else if (m && Number(m[1]) === 1) run = [{ key: '1', label: m[2]!, answer: classify(m[2]!) }];

@@ -51,9 +51,12 @@ describe('the options of a permission dialog, read from its rows', () => {
   it("Codex's and Gemini's dialogs", () => {
     const codex = ['  Would you like to run the following command?', '  $ touch x', '› 1. Yes, proceed (y)', "  2. Yes, and don't ask again for commands that start with `touch` (p)", '  3. No, and tell Codex what to do differently (esc)', '  Press enter to confirm or esc to cancel'];
     expect(readChoices(codex).map((c) => c.answer)).toEqual(['allow', 'always', 'deny']);
-    const gemini = ['│ Allow execution of: touch?', '│ ● 1. Allow once', '│   2. Allow for this session', '│   3. No, suggest changes (esc)'];
-    // Gemini draws its box's side: the list is read inside it.
-    expect(readChoices(gemini.map((r) => r.replace(/^│ /, ''))).map((c) => c.answer)).toEqual(['allow', 'always', 'deny']);
+    // Gemini CLI 0.61 draws its dialog in a box (from a recording of the real one, cut narrower).
+    const side = (text: string) => `│ ${text.padEnd(40)} │`;
+    const gemini = ['╭' + '─'.repeat(42) + '╮', side('? Shell  touch x'), side('Allow execution of [Shell]?'), side(''), side('● 1. Allow once'), side('  2. Allow for this session'), side('  3. No, suggest changes (esc)'), '╰' + '─'.repeat(42) + '╯'];
+    const choices = readChoices(gemini);
+    expect(choices.map((c) => c.answer)).toEqual(['allow', 'always', 'deny']);
+    expect(choices[0]!.label).toBe('Allow once');
   });
 
   it('a numbered list in an answer, or no list, is no dialog', () => {

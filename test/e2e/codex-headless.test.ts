@@ -229,6 +229,30 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     expect(notifiesFor(lines, (first) => first === '')).toHaveLength(1);
   }, 90_000);
 
+  it('belltower answer: ls --json shows the request and its options; allow picks "Yes, proceed"; the command runs; done', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const file = 'belltower-answered.txt';
+    const s = await start([exec(`touch ${file}`, { sandboxPermissions: 'require_escalated', justification: 'Create the file?' }), text('File created.')], {
+      approvalPolicy: 'on-request',
+      sandboxMode: 'workspace-write',
+    });
+    await settle(s.run);
+    await s.run.submit('Create the file');
+    await s.run.wait('blocked', '30s');
+    // The dialog is drawn a moment after OSC 7501 says blocked: ls shows its options once it is.
+    type Request = { id: string; options: { key: string; label: string; answer: string | null }[] };
+    const request = await dialogInLs(s.run) as Request;
+    expect(request.options.map((o) => o.answer)).toEqual(['allow', 'always', 'deny']);
+    const answered = await s.run.cli('answer', '1', 'allow', '--request', request.id);
+    expect(answered.stderr).toBe('');
+    expect(answered.code).toBe(0);
+    expect(answered.stdout).toMatch(/^Yes, proceed/);
+    await s.run.wait('done', '30s');
+    expect(fs.existsSync(path.join(s.home.cwd, file))).toBe(true);
+    expect(s.api.mainRequests()).toHaveLength(2);
+    await quitAndCheck(s, 'answer');
+  }, 90_000);
+
   it('an API error (HTTP 400): failed from OSC 7501 error, no done, no notify', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
     const s = await start([apiError(400, 'belltower codex test error')]);
@@ -414,3 +438,14 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     }
   }, 120_000);
 });
+
+/** The tile's pending request once its dialog is drawn (a moment after it says blocked), from ls --json. */
+async function dialogInLs(run: { cli(...args: string[]): Promise<{ stdout: string }> }): Promise<{ id: string; options: unknown[] }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const [tile] = JSON.parse((await run.cli('ls', '--json')).stdout) as { request?: { id: string; options: unknown[] } }[];
+    if (tile?.request && tile.request.options.length > 0) return tile.request;
+    if (Date.now() > deadline) throw new Error(`no dialog in ls --json after 15 s: ${JSON.stringify(tile)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

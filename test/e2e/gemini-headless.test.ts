@@ -215,6 +215,23 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       expect(afterTool!.t - answered.t).toBeGreaterThanOrEqual(2_500);
     }, 90_000);
 
+    it('belltower answer allow: the option drawn for it ("Allow once"), the shell runs, done', async (ctx) => {
+      ready(ctx);
+      const s = await start([shell('touch belltower-answered.txt'), text('File created.')], { confirmShell: true });
+      await settle(s.run);
+      await s.run.submit('Create the file');
+      await s.run.wait('blocked', '30s');
+      const { options } = (await dialogInLs(s.run)) as { options: { answer: string | null }[] };
+      expect(options.map((o) => o.answer)).toContain('allow');
+      expect(options.map((o) => o.answer)).toContain('deny');
+      const answered = await s.run.cli('answer', '1', 'allow');
+      expect(answered.stderr).toBe('');
+      expect(answered.code).toBe(0);
+      expect(answered.stdout).toMatch(/^Allow once/);
+      await s.run.wait('done', '30s');
+      await quitAndCheck(s, 'hooks-answer');
+    }, 90_000);
+
     // Both end in AfterAgent with "[no response text]"; the chat file the hooks name tells them apart.
     it('an API error: failed (the chat file\'s error record), never done', async (ctx) => {
       ready(ctx);
@@ -302,3 +319,14 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     expect(fs.readFileSync(path.join(s.dir, 'state', 'log', 'belltower.log'), 'utf8')).toMatch(/chose not to trust/);
   }, 90_000);
 });
+
+/** The tile's pending request once its dialog is drawn (a moment after it says blocked), from ls --json. */
+async function dialogInLs(run: { cli(...args: string[]): Promise<{ stdout: string }> }): Promise<{ id: string; options: unknown[] }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const [tile] = JSON.parse((await run.cli('ls', '--json')).stdout) as { request?: { id: string; options: unknown[] } }[];
+    if (tile?.request && tile.request.options.length > 0) return tile.request;
+    if (Date.now() > deadline) throw new Error(`no dialog in ls --json after 15 s: ${JSON.stringify(tile)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -326,10 +326,17 @@ export class GridApp {
       case 'answer':
         return this.answer(effect.tileId, effect.answer, effect.request, effect.message);
       case 'send': {
-        const info = view.tileInfos().find((t) => t.id === effect.tileId);
-        if (!info) return;
-        const refused = view.send(info, effect.text, true);
-        this.ui = withNote(this.ui, refused ?? `sent to tile ${info.id} ${info.name}`, this.now());
+        const infos = view.tileInfos();
+        const sent: string[] = [];
+        const refused: string[] = [];
+        for (const id of effect.tileIds) {
+          const info = infos.find((t) => t.id === id);
+          const error = info ? view.send(info, effect.text, true) : `tile ${id} is gone`;
+          if (error) refused.push(error);
+          else sent.push(`${info!.id} ${info!.name}`);
+        }
+        const said = sent.length === 1 ? `sent to tile ${sent[0]}` : sent.length > 1 ? `sent to ${sent.length} tiles: ${sent.join(', ')}` : 'nothing sent';
+        this.ui = withNote(this.ui, [said, ...refused].join(' · '), this.now());
         return this.markChrome();
       }
       case 'rename': {
@@ -579,6 +586,7 @@ export class GridApp {
           sinceMs: i.sinceMs,
           unseen: this.ui.attention.unseen.includes(i.id),
           muted: this.ui.attention.muted.includes(i.id),
+          ...(this.ui.marked.includes(i.id) ? { marked: true } : {}),
           ...(i.restored ? { restored: true } : {}),
           ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
           ...(describeFacts(i.facts) ? { facts: describeFacts(i.facts)! } : {}),

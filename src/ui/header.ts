@@ -28,6 +28,8 @@ export interface HeaderTile {
   /** Rang and not looked at yet. */
   unseen?: boolean;
   muted?: boolean;
+  /** Marked (`v`) for a line sent to several tiles: ◉ after its name. */
+  marked?: boolean;
   /** Shows its screen from before belltower restarted (its program has not drawn yet). */
   restored?: boolean;
   /** Scrolled back this many lines in the scroll view. */
@@ -42,6 +44,9 @@ export interface HeaderTile {
   asks?: string;
 }
 
+
+/** After a marked tile's name, in its header and its row. */
+export const MARK = '◉';
 
 export type FrameStyle = 'round' | 'bold' | 'double';
 
@@ -62,7 +67,7 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const chars = FRAME_CHARS[frame];
   const look = STATE_LOOK[tile.state];
   const border = color ? look.color : undefined;
-  const label = `${tile.id} ${printable(tile.name)}`;
+  const label = `${tile.id} ${printable(tile.name)}${tile.marked ? ` ${MARK}` : ''}`;
   // A tile named for its host (a remote login shell) says the host once.
   const where = tile.remote === undefined ? [] : tile.remote === tile.name ? ['remote'] : [`remote · ${printable(tile.remote)}`];
   const extra = [...where, ...(tile.facts ? [printable(tile.facts)] : [])];

@@ -19,6 +19,8 @@ export type GridAction =
   | { type: 'pin' }
   | { type: 'find' }
   | { type: 'reply' }
+  | { type: 'mark' }
+  | { type: 'unmark-all' }
   | { type: 'peek' }
   | { type: 'answer'; answer: 'allow' | 'always' | 'deny'; message?: true }
   | { type: 'add' }
@@ -49,7 +51,9 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['Y'], show: 'Y', help: 'allow it and do not ask again (as far as the agent offers: this command, tool or session)', action: () => ({ type: 'answer', answer: 'always' }) },
   { keys: ['N'], show: 'N', help: 'deny the selected tile\'s permission request', action: () => ({ type: 'answer', answer: 'deny' }) },
   { keys: ['T'], show: 'T', help: 'deny it and tell the agent what to do instead: ⏎ sends the line to its prompt', action: () => ({ type: 'answer', answer: 'deny', message: true }) },
-  { keys: ['i'], show: 'i', help: 'type a line into the selected tile without entering it: ⏎ sends it (a prompt, or queued)', action: () => ({ type: 'reply' }) },
+  { keys: ['i'], show: 'i', help: 'type a line into the selected tile, or every marked one, without entering it: ⏎ sends it', action: () => ({ type: 'reply' }) },
+  { keys: ['v'], show: 'v', help: 'mark the selected tile (◉), and unmark: i then sends one line to every marked tile', action: () => ({ type: 'mark' }) },
+  { keys: ['V'], show: 'V', help: 'clear every mark', action: () => ({ type: 'unmark-all' }) },
   { keys: [' '], show: 'Space', help: "peek at the selected tile's live screen over the grid (Esc back, ⏎ focuses it)", action: () => ({ type: 'peek' }) },
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
   { keys: ['n'], show: 'n', help: 'next tile that needs you: unseen first, then blocked, failed, done, oldest first', action: () => ({ type: 'next' }) },

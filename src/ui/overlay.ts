@@ -114,7 +114,9 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
       const tile = facts.tiles?.find((t) => t.id === overlay.tileId);
       const asks = overlay.deny && tile?.request?.asks ? [{ key: 'denies', text: printableLine(tile.request.asks, maxWidth - 20), tone: 'dim' as const }] : [];
       return {
-        title: `${overlay.deny ? 'deny and tell' : 'send to'} ${overlay.tileId} ${printableLine(tile?.name ?? '', 30)}${tile ? ` · ${stateWords(tile.state)}` : ''}`,
+        title: overlay.marked
+          ? `send to ${overlay.marked.length} marked tiles: ${printableLine(overlay.marked.map((id) => `${id} ${facts.tiles?.find((t) => t.id === id)?.name ?? ''}`).join(', '), maxWidth - 30)}`
+          : `${overlay.deny ? 'deny and tell' : 'send to'} ${overlay.tileId} ${printableLine(tile?.name ?? '', 30)}${tile ? ` · ${stateWords(tile.state)}` : ''}`,
         lines: [...asks, { key: '▸ line', text: `${printableLine(overlay.text, maxWidth - 20)}▏` }, ...(overlay.error ? [{ text: overlay.error, tone: 'warn' as const }] : [])],
         footer: overlay.deny ? 'Enter denies the request, then types this into its prompt · Esc drops it' : 'Enter types it into the tile and submits it · Esc drops it',
       };

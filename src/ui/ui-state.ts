@@ -30,7 +30,7 @@ export type Overlay =
   | RenameForm
   | TileFinder
   /** A line typed for a tile from the grid, sent with Enter. */
-  | { type: 'reply'; tileId: number; text: string; error: string | null; deny?: { readonly request?: string } }
+  | { type: 'reply'; tileId: number; text: string; error: string | null; deny?: { readonly request?: string }; marked?: readonly number[] }
   /** A tile's live screen shown over the grid. */
   | { type: 'peek'; tileId: number };
 
@@ -58,6 +58,8 @@ export interface UiState {
   readonly lastClick: { readonly tileId: number; readonly at: number } | null;
   /** Tile ids the user pinned big in the rows layout (`p`). */
   readonly pinned: readonly number[];
+  /** Tile ids the user marked (`v`): `i` sends one line to all of them. */
+  readonly marked: readonly number[];
   /** The `?` list scrolled this many lines down (it may not fit the terminal). */
   readonly helpOffset: number;
 }
@@ -77,6 +79,7 @@ export const INITIAL_UI: UiState = {
   scroll: null,
   lastClick: null,
   pinned: [],
+  marked: [],
   helpOffset: 0,
 };
 
@@ -125,7 +128,7 @@ export type UiEffect =
   /** Answer the tile's permission request with the option its dialog shows for `answer`. */
   | { type: 'answer'; tileId: number; answer: 'allow' | 'always' | 'deny'; request?: string; message?: string }
   /** Type `text` into the tile and submit it (as `belltower send --enter` does). */
-  | { type: 'send'; tileId: number; text: string }
+  | { type: 'send'; tileIds: readonly number[]; text: string }
   /** Put these lines of the tile's buffer on the clipboard (the scroll view's `y`, a mouse drag). */
   | { type: 'copy'; tileId: number; range: CopyRange }
   | { type: 'quit' };
@@ -306,8 +309,21 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
     case 'reply': {
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };
+      // Marked tiles that still run take the line together; without marks, the selected tile.
+      const marked = base.marked.filter((id) => ctx.tiles.some((t) => t.id === id && t.state !== 'exited'));
+      if (marked.length > 0) return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null, marked } }, effects: [] };
       if (tile.state === 'exited') return { state: noted(base, `tile ${tile.id} has exited`, ctx.now), effects: [] };
       return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null } }, effects: [] };
+    }
+    case 'mark': {
+      const tile = ctx.tiles[base.selected];
+      if (!tile) return { state: base, effects: [] };
+      const marked = base.marked.includes(tile.id) ? base.marked.filter((id) => id !== tile.id) : [...base.marked, tile.id];
+      const count = marked.length === 0 ? 'no tile marked' : `${marked.length} marked: i sends to them`;
+      return { state: noted({ ...base, marked }, `tile ${tile.id} ${marked.includes(tile.id) ? 'marked' : 'unmarked'} (${count})`, ctx.now), effects: [] };
+    }
+    case 'unmark-all': {
+      return { state: noted({ ...base, marked: [] }, base.marked.length > 0 ? `${base.marked.length} marks cleared` : 'no tile is marked', ctx.now), effects: [] };
     }
     case 'answer': {
       const tile = ctx.tiles[base.selected];
@@ -381,9 +397,14 @@ function replyInput(state: UiState, reply: Extract<Overlay, { type: 'reply' }>, 
     if (key === 'escape') return { state: { ...state, overlay: null }, effects: [] };
     if (key === 'enter') {
       if (text.trim() === '') return { state: { ...state, overlay: { ...reply, text, error: 'type something to send, or Esc' } }, effects: [] };
+      if (reply.marked) {
+        const running = reply.marked.filter((id) => ctx.tiles.some((t) => t.id === id && t.state !== 'exited'));
+        if (running.length === 0) return { state: noted({ ...state, overlay: null }, 'the marked tiles are gone: nothing sent', ctx.now), effects: [] };
+        return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileIds: running, text }] };
+      }
       if (!ctx.tiles.some((t) => t.id === reply.tileId && t.state !== 'exited')) return { state: noted({ ...state, overlay: null }, `tile ${reply.tileId} is gone: nothing sent`, ctx.now), effects: [] };
       if (reply.deny) return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'deny', ...reply.deny, message: text }] };
-      return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileId: reply.tileId, text }] };
+      return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileIds: [reply.tileId], text }] };
     }
     text = editText(text, key) ?? text;
   }

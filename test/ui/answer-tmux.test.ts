@@ -100,3 +100,29 @@ describe.skipIf(tmuxMissing() !== null)('belltower answer (tmux)', () => {
     expect((await cli(dir, ['answer', '1', 'maybe', '--session', session])).code).toBe(2);
   }, 90_000);
 });
+
+describe.skipIf(tmuxMissing() !== null)('a line to several tiles from the grid (tmux)', () => {
+  it('v marks tiles (◉ after the name); i then sends one line to every marked tile and to no other', async () => {
+    const tiles = ['a', 'b', 'c'].map((name) => simSpec(name, 'rest:600'));
+    const { tmux } = start([...tiles, '--quiet-period', '0'], { cols: 120, rows: 30 });
+    await tmux.waitFor('three agents at rest', (s) => (s.match(/a simulated agent/g) ?? []).length === 3, 20_000);
+    tmux.keys('1');
+    tmux.keys('v');
+    tmux.keys('3');
+    tmux.keys('v');
+    let screen = await tmux.waitFor('two marks', (s) => /1 node ◉/.test(s) && /3 node-3 ◉/.test(s));
+    expect(screen).not.toMatch(/2 node-2 ◉/);
+    tmux.keys('i');
+    await tmux.waitFor('the line for the marked tiles', (s) => s.includes('send to 2 marked tiles: 1 node, 3 node-3'));
+    tmux.type('run the tests again');
+    tmux.keys('Enter');
+    screen = await tmux.waitFor('the line in both marked tiles', (s) => (s.match(/answering "run the tests again"/g) ?? []).length === 2, 20_000);
+    expect(screen).toContain('sent to 2 tiles');
+    // V clears the marks: i goes to the selected tile alone again.
+    tmux.keys('V');
+    await tmux.waitFor('no marks', (s) => !s.includes('◉'));
+    tmux.keys('2');
+    tmux.keys('i');
+    await tmux.waitFor('the line for tile 2 alone', (s) => s.includes('send to 2 node-2'));
+  }, 60_000);
+});

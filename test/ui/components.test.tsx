@@ -95,8 +95,8 @@ describe('GridView', () => {
   });
 
   it('lists every grid key in the ? overlay, from the keymap', () => {
-    const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit: overlayFit(50) }, 116);
-    const text = plain(frame(model({ rows: 50, overlay: { content, rect: overlayRect(content, 120, 50) } })));
+    const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit: overlayFit(60) }, 116);
+    const text = plain(frame(model({ rows: 60, overlay: { content, rect: overlayRect(content, 120, 60) } })));
     for (const binding of GRID_BINDINGS) expect(text).toContain(binding.help);
     expect(text).toMatch(/Ctrl\+\\ +back to the grid; press it twice to send Ctrl\+\\ to the agent/);
     expect(text).not.toMatch(/more \(/);

@@ -6,12 +6,12 @@ import { Text } from 'ink';
 import { printable } from '../../platform/printable.js';
 import { age, provenance, showsAge, stateWords, STATE_LOOK } from '../format.js';
 import type { HeaderTile } from '../header.js';
-import { displayWidth, ellipsized } from '../header.js';
+import { displayWidth, ellipsized, MARK } from '../header.js';
 import { requestWords } from '../../agents/permission-choices.js';
 
 export function CompactRow({ tile, width, selected, color }: { tile: HeaderTile; width: number; selected: boolean; color: boolean }) {
   const look = STATE_LOOK[tile.state];
-  const label = fit(`${selected ? '▸' : ' '} ${tile.id} ${printable(tile.name)}`, 18);
+  const label = fit(`${selected ? '▸' : ' '} ${tile.id} ${printable(tile.name)}${tile.marked ? ` ${MARK}` : ''}`, 18);
   const detail = [provenance(tile.source, tile.state), ...(showsAge(tile.state) ? [age(tile.sinceMs)] : []), ...(tile.muted ? ['muted'] : [])].join(' · ');
   const stateText = `${look.glyph} ${tile.state === 'blocked' && tile.asks ? requestWords(tile.asks) : stateWords(tile.state, tile.kind)}`;
   const rest = fit(` ${stateText} · ${detail}`, Math.max(0, width - 18 - 1));

@@ -14,7 +14,7 @@
  * Pure: rows in, options out; nothing is guessed when the rows hold no such list.
  */
 
-import type { Answer } from '../control/protocol.js';
+import type { Answer, AnswerChoice } from '../control/protocol.js';
 import { printable } from '../platform/printable.js';
 
 export type { Answer };
@@ -30,8 +30,29 @@ const BOX_LEFT = /^\s*[│┃║]/;
 const BOX_RIGHT = /[│┃║]\s*$/;
 const OPTION = /^\s*[❯›●>▶]?\s*(\d)\.\s+(\S.*?)\s*$/;
 
-/** The numbered options drawn last on the screen (the dialog sits at the bottom), in order. */
+/** The numbered options of a permission dialog drawn last on the screen (the dialog sits at the
+ * bottom), in order: a yes and a no among them, or none. */
 export function readChoices(rows: readonly string[]): Choice[] {
+  const list = lastList(rows);
+  // A dialog offers a yes and a no; a numbered list in an answer is not one.
+  return list.some((c) => c.answer === 'allow') && list.some((c) => c.answer === 'deny') ? list : [];
+}
+
+/**
+ * The options of a question the agent asks (Claude Code's AskUserQuestion: `❯ 1. Postgres`, its
+ * description indented under it, `3. Type something.`), the numbered list drawn last. Read only
+ * for a tile blocked on a question: any numbered list would do otherwise.
+ */
+export function readQuestion(rows: readonly string[]): Choice[] {
+  return lastList(rows);
+}
+
+/** The option that takes an answer in the user's own words (`Type something.`), if drawn. */
+export function ownWordsChoice(choices: readonly Choice[]): Choice | null {
+  return choices.find((c) => /^(type something|other\b|something else|type your own|enter your own)/i.test(c.label)) ?? null;
+}
+
+function lastList(rows: readonly string[]): Choice[] {
   let best: Choice[] = [];
   let run: Choice[] = [];
   for (const drawn of rows) {
@@ -44,8 +65,7 @@ export function readChoices(rows: readonly string[]): Choice[] {
     else if (row.trim() !== '' && !/^\s{3,}\S/.test(row)) run = [];
     if (run.length >= 2) best = run;
   }
-  // A dialog offers a yes and a no; a numbered list in an answer is not one.
-  return best.some((c) => c.answer === 'allow') && best.some((c) => c.answer === 'deny') ? best : [];
+  return best;
 }
 
 function classify(label: string): Answer | null {
@@ -66,6 +86,19 @@ export function choiceFor(choices: readonly Choice[], answer: Answer): Choice | 
 
 /** How each answer is said to the user. */
 export const ANSWER_WORDS: Readonly<Record<Answer, string>> = { allow: 'allow', always: 'allow always', deny: 'deny' };
+
+/** An answer as said to the user: `allow`, `option 2`, `your own words`. */
+export function answerWords(answer: AnswerChoice): string {
+  if (answer === 'text') return 'your own words';
+  return /^\d$/.test(answer) ? `option ${answer}` : ANSWER_WORDS[answer as Answer];
+}
+
+/** The option that gives `answer`: a permission answer, an option's number, or the own-words one. */
+export function pickChoice(choices: readonly Choice[], answer: AnswerChoice): Choice | null {
+  if (answer === 'text') return ownWordsChoice(choices);
+  if (/^\d$/.test(answer)) return choices.find((c) => c.key === answer) ?? null;
+  return choiceFor(choices, answer as Answer);
+}
 
 /** What a blocked tile asks, as its header and row say it: `approve Bash: npm test`. */
 export function requestWords(asks: string): string {

@@ -1,7 +1,7 @@
 /** `belltower ls`, `send`, `wait`: talk to a running belltower over its control socket. */
 import { ControlClientError, findSession, request } from '../control/control-client.js';
-import type { Answer, AnswerRefusal, ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
-import { ANSWERS, STATE_NAMES, WAIT_TARGETS } from '../control/protocol.js';
+import type { AnswerRefusal, ControlReply, TileInfo, WaitTarget } from '../control/protocol.js';
+import { ANSWER_CHOICE, ANSWERS, STATE_NAMES, WAIT_TARGETS } from '../control/protocol.js';
 import { findTile } from '../control/control-target.js';
 import { tileNameProblem } from '../control/tile-name.js';
 import { resolve } from 'node:path';
@@ -174,13 +174,15 @@ export const ANSWER_EXIT: Readonly<Record<AnswerRefusal, number>> = { 'still-ask
  * With --request, only if that request (ls --json's request.id) still stands.
  */
 export async function answerCommand(tile: string, answer: string, flags: { message?: string; request?: string; session?: string }, out: Output): Promise<number> {
-  if (!(ANSWERS as readonly string[]).includes(answer)) return fail(out, `answer with one of ${ANSWERS.join(', ')} (got "${answer}")`, 2);
-  if (flags.message !== undefined && answer !== 'deny') return fail(out, '--message goes with deny: it tells the agent what to do instead', 2);
+  const picked = ANSWER_CHOICE.safeParse(answer);
+  if (!picked.success) return fail(out, `answer with one of ${ANSWERS.join(', ')}, a question's option by its number (1-9), or text --message WORDS (got "${answer}")`, 2);
+  if (flags.message !== undefined && answer !== 'deny' && answer !== 'text') return fail(out, '--message goes with deny (what to do instead) or text (the answer in your words)', 2);
+  if (answer === 'text' && flags.message === undefined) return fail(out, 'text needs --message: the answer in your own words', 2);
   if (flags.message !== undefined && (flags.message.trim() === '' || /[\r\n]/.test(flags.message))) return fail(out, '--message is one line of text', 2);
   const reply = await call(out, flags.session, {
     op: 'answer',
     tile,
-    answer: answer as Answer,
+    answer: picked.data,
     ...(flags.message !== undefined ? { message: flags.message } : {}),
     ...(flags.request !== undefined ? { request: flags.request } : {}),
   });

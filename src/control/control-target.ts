@@ -1,6 +1,6 @@
 /** What the control server needs from whatever shows the tiles (headless or the UI). */
 import type { WhyEntry } from '../verdict/state.js';
-import type { Answer, AnswerRefusal, TileInfo } from './protocol.js';
+import type { AnswerChoice, AnswerRefusal, TileInfo } from './protocol.js';
 
 export interface ControlTarget {
   tileInfos(): TileInfo[];
@@ -19,7 +19,7 @@ export interface ControlTarget {
   renameTile?(tile: TileInfo, name: string): TileInfo | string;
   /** Answer the tile's permission request (tile/answer-request.ts): the option it picked and the
    * tile once the request went, or why nothing was sent or it did not take. */
-  answer?(tile: TileInfo, answer: Answer, options: { request?: string; message?: string }): Promise<AnswerOutcome>;
+  answer?(tile: TileInfo, answer: AnswerChoice, options: { request?: string; message?: string }): Promise<AnswerOutcome>;
 }
 
 export type AnswerOutcome = { ok: true; answered: string; tile: TileInfo } | { ok: false; refused: AnswerRefusal; error: string };

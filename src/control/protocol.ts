@@ -18,6 +18,10 @@ export type WaitTarget = (typeof WAIT_TARGETS)[number];
  * which): allow once, allow and do not ask again, deny. */
 export const ANSWERS = ['allow', 'always', 'deny'] as const;
 export type Answer = (typeof ANSWERS)[number];
+/** What `answer` may pick: a permission answer; a question's option by its number; or `text`,
+ * the question's own-words option, with the words as the message. */
+export type AnswerChoice = Answer | `${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}` | 'text';
+export const ANSWER_CHOICE = z.union([z.enum(ANSWERS), z.enum(['1', '2', '3', '4', '5', '6', '7', '8', '9', 'text'])]);
 
 const base = { v: z.literal(PROTOCOL_VERSION), id: z.number().int().nonnegative() };
 
@@ -36,8 +40,9 @@ export const requestSchema = z.discriminatedUnion('op', [
     ...base,
     op: z.literal('answer'),
     tile: z.string().min(1),
-    answer: z.enum(ANSWERS),
-    /** Deny, then tell the agent what to do instead: typed into its prompt once the dialog is gone. */
+    answer: ANSWER_CHOICE,
+    /** Deny, then tell the agent what to do instead: typed into its prompt once the dialog is gone;
+     * or, with `text`, the answer to a question in the user's own words. */
     message: z.string().min(1).max(4096).regex(/^[^\r\n]*$/, 'one line: it is typed into the agent\'s prompt and submitted').optional(),
     /** The request this answer is for (`ls --json`'s request.id): refused when another stands. */
     request: z.string().min(1).max(64).optional(),

@@ -15,6 +15,8 @@ export interface AgentWords {
   /** The state these words explain. */
   for: WordsFor;
   text: string;
+  /** A reminder of a request (a Notification): no news when a request already stands. */
+  reminder?: true;
 }
 
 /** Longest text kept: a notification shows a line, not an essay. */
@@ -58,7 +60,8 @@ function hookWords(event: string, payload: Record<string, unknown>): AgentWords 
       const type = str(payload.notification_type) ?? '';
       const message = str(payload.message);
       if (!message || type === 'idle_prompt') return null;
-      return words('blocked', message);
+      const said = words('blocked', message);
+      return said ? { ...said, reminder: true } : null;
     }
     case 'Stop': {
       const message = str(payload.last_assistant_message);

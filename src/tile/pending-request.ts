@@ -8,7 +8,7 @@
  * Pure: the tile's verdict facts and its screen rows in, the request out.
  */
 import { createHash } from 'node:crypto';
-import { readChoices, requestWords } from '../agents/permission-choices.js';
+import { readChoices, readQuestion, requestWords } from '../agents/permission-choices.js';
 import type { Choice } from '../agents/permission-choices.js';
 
 export interface PendingRequest {
@@ -23,12 +23,12 @@ export interface PendingRequest {
 
 /**
  * The pending request of a tile that is blocked since `since` (the tile's own clock) with the
- * agent's words `says`, its dialog read off `rows`. The id does not depend on the options: the
+ * agent's words `says`, its dialog read off `rows` (a question's options when `kind` is one). The id does not depend on the options: the
  * dialog is often drawn a moment after the agent says it asks, and it is the same request.
  * (The same request may be worded by a hook and by OSC 7501; both give the same shown words.)
  */
-export function pendingRequest(tileId: number, since: number, says: string | undefined, rows: readonly string[]): PendingRequest {
+export function pendingRequest(tileId: number, since: number, says: string | undefined, rows: readonly string[], kind?: string): PendingRequest {
   const asks = says ? requestWords(says) : '';
   const id = createHash('sha256').update(`${tileId}\0${since}\0${asks}`).digest('hex').slice(0, 10);
-  return { id, asks, options: readChoices(rows) };
+  return { id, asks, options: kind === 'question' ? readQuestion(rows) : readChoices(rows) };
 }

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import type { AnswerOutcome } from '../control/control-target.js';
-import type { Answer, TileInfo } from '../control/protocol.js';
+import type { AnswerChoice, TileInfo } from '../control/protocol.js';
 import { tileNameProblem } from '../control/tile-name.js';
 import type { Logger } from '../platform/logger.js';
 import { launchProblem } from '../session/launch-check.js';
@@ -362,7 +362,7 @@ export class TileSet implements WorkspaceView {
     return null;
   }
 
-  answer(info: TileInfo, answer: Answer, options: AnswerOptions): Promise<AnswerOutcome> {
+  answer(info: TileInfo, answer: AnswerChoice, options: AnswerOptions): Promise<AnswerOutcome> {
     const id = info.id;
     const port: AnswerPort = {
       info: () => this.byId(id)?.info(),

@@ -406,7 +406,7 @@ export class Tile {
       sinceMs: Math.max(0, this.t() - v.since),
       cwd: this.options.cwd,
       ...(v.state === 'done' || v.state === 'blocked' || v.state === 'failed' ? (this.words[v.state] ? { says: this.words[v.state] } : {}) : {}),
-      ...(v.state === 'blocked' ? { request: this.pendingRequest(v.since) } : {}),
+      ...(v.state === 'blocked' ? { request: this.pendingRequest(v.since, v.kind) } : {}),
       ...(this.end ? { exit: { code: this.end.code, signal: this.end.signal, ...(this.end.error ? { error: this.end.error } : {}), closed: this.end.closed } } : {}),
       ...(this.currentFolder ? { folder: this.currentFolder } : {}),
       ...(this.facts.model || this.facts.contextTokens !== undefined ? { facts: publicFacts(this.facts) } : {}),
@@ -421,10 +421,10 @@ export class Tile {
   }
 
   /** What it asks now: the agent's words and the dialog drawn on its screen. */
-  private pendingRequest(since: number): PendingRequest {
+  private pendingRequest(since: number, kind: string | undefined): PendingRequest {
     const screen = this.session.screen;
     const rows = Array.from({ length: screen.rows }, (_, y) => screen.rowText(y));
-    return pendingRequest(this.id, since, this.words.blocked, rows);
+    return pendingRequest(this.id, since, this.words.blocked, rows, kind);
   }
 
   onChange(listener: (change: VerdictChange) => void): () => void {
@@ -681,7 +681,9 @@ export class Tile {
     if (startsTurn(evidence)) this.conversationUsed = true;
     if (startsTurn(evidence)) this.words = {};
     const said = agentWords(evidence);
-    if (said) this.words = { ...this.words, [said.for]: said.text };
+    // "Claude needs your permission" seconds after the dialog must not replace what it asks.
+    const repeats = said?.reminder === true && this.verdict.state === 'blocked' && this.words.blocked !== undefined;
+    if (said && !repeats) this.words = { ...this.words, [said.for]: said.text };
   }
 
   private effects(effects: Effect[]): void {

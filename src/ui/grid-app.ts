@@ -29,8 +29,8 @@ import type { Notifier } from './notify.js';
 import { overlayContent, overlayFit, overlayRect, peekRect } from './overlay.js';
 import { bigOrder, nextBigSet } from './big-set.js';
 import { foldersFrom, isFolderTyped, programsOnPath } from '../platform/path-completions.js';
-import type { Answer } from '../control/protocol.js';
-import { ANSWER_WORDS } from '../agents/permission-choices.js';
+import type { AnswerChoice } from '../control/protocol.js';
+import { answerWords } from '../agents/permission-choices.js';
 import { rowText } from '../session/styled-row.js';
 import type { AddForm, Completions } from './tile-forms.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
@@ -364,7 +364,7 @@ export class GridApp {
    * the user was shown (the one the frame they answered drew), with the option its dialog offers
    * for it now; how it went goes on the status line.
    */
-  private answer(id: number, answer: Answer, shown: string | undefined, message?: string): void {
+  private answer(id: number, answer: AnswerChoice, shown: string | undefined, message?: string): void {
     const say = (text: string) => {
       if (this.stopped) return;
       this.ui = withNote(this.ui, text, this.now());
@@ -375,9 +375,9 @@ export class GridApp {
     if (!info) return say(`tile ${id} is gone: nothing sent`);
     if (!view.answer) return say('this belltower cannot answer requests');
     if (shown === undefined) return say(`tile ${id}'s request is not drawn yet: look again (nothing sent)`);
-    say(`tile ${id}: ${ANSWER_WORDS[answer]}…`);
+    say(`tile ${id}: ${answerWords(answer)}…`);
     void view.answer(info, answer, { request: shown, ...(message !== undefined ? { message } : {}) }).then(
-      (outcome) => say(outcome.ok ? `tile ${id}: ${ANSWER_WORDS[answer]} — "${outcome.answered}"${message !== undefined ? ', and told it what to do' : ''}` : outcome.error),
+      (outcome) => say(outcome.ok ? `tile ${id}: ${answerWords(answer)} — "${outcome.answered}"${answer === 'deny' && message !== undefined ? ', and told it what to do' : ''}` : outcome.error),
       (error: unknown) => say(`tile ${id}: could not answer: ${(error as Error).message}`),
     );
   }

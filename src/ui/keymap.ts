@@ -22,7 +22,7 @@ export type GridAction =
   | { type: 'mark' }
   | { type: 'unmark-all' }
   | { type: 'peek' }
-  | { type: 'answer'; answer: 'allow' | 'always' | 'deny'; message?: true }
+  | { type: 'answer'; answer: 'allow' | 'always' | 'deny'; message?: true; question?: true }
   | { type: 'add' }
   | { type: 'close' }
   | { type: 'restart' }
@@ -51,6 +51,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['Y'], show: 'Y', help: 'allow it and do not ask again (as far as the agent offers: this command, tool or session)', action: () => ({ type: 'answer', answer: 'always' }) },
   { keys: ['N'], show: 'N', help: 'deny the selected tile\'s permission request', action: () => ({ type: 'answer', answer: 'deny' }) },
   { keys: ['T'], show: 'T', help: 'deny it and tell the agent what to do instead: ⏎ sends the line to its prompt', action: () => ({ type: 'answer', answer: 'deny', message: true }) },
+  { keys: ['o'], show: 'o', help: "answer the selected tile's question: a digit picks its option, or type your own answer", action: () => ({ type: 'answer', answer: 'allow', question: true }) },
   { keys: ['i'], show: 'i', help: 'type a line into the selected tile, or every marked one, without entering it: ⏎ sends it', action: () => ({ type: 'reply' }) },
   { keys: ['v'], show: 'v', help: 'mark the selected tile (◉), and unmark: i then sends one line to every marked tile', action: () => ({ type: 'mark' }) },
   { keys: ['V'], show: 'V', help: 'clear every mark', action: () => ({ type: 'unmark-all' }) },

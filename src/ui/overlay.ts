@@ -54,7 +54,7 @@ export interface OverlayFacts {
   /** The `?` list's first line shown. */
   helpOffset?: number;
   /** The tiles, for the finder. */
-  tiles?: readonly (Findable & { state: Parameters<typeof stateWords>[0]; request?: { readonly asks: string } })[];
+  tiles?: readonly (Findable & { state: Parameters<typeof stateWords>[0]; request?: { readonly asks: string; readonly options: readonly { readonly key: string; readonly label: string }[] } })[];
   /** How many lines fit inside an overlay's box on this terminal. */
   fit?: number;
 }
@@ -113,6 +113,14 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
     case 'reply': {
       const tile = facts.tiles?.find((t) => t.id === overlay.tileId);
       const asks = overlay.deny && tile?.request?.asks ? [{ key: 'denies', text: printableLine(tile.request.asks, maxWidth - 20), tone: 'dim' as const }] : [];
+      if (overlay.question) {
+        const options = (tile?.request?.options ?? []).map((o) => ({ key: `  ${o.key}`, text: printableLine(o.label, maxWidth - 20) }));
+        return {
+          title: `answer ${overlay.tileId} ${printableLine(tile?.name ?? '', 30)}: ${printableLine(tile?.request?.asks ?? '', maxWidth - 50)}`,
+          lines: [...(options.length > 0 ? options : [{ text: 'its question shows no numbered options yet', tone: 'warn' as const }]), { key: '▸ or', text: `${printableLine(overlay.text, maxWidth - 20)}▏` }, ...(overlay.error ? [{ text: overlay.error, tone: 'warn' as const }] : [])],
+          footer: 'a digit picks that option · or type an answer and ⏎ · Esc drops it',
+        };
+      }
       return {
         title: overlay.marked
           ? `send to ${overlay.marked.length} marked tiles: ${printableLine(overlay.marked.map((id) => `${id} ${facts.tiles?.find((t) => t.id === id)?.name ?? ''}`).join(', '), maxWidth - 30)}`

@@ -3,6 +3,7 @@
  * Pure: `handleInput(state, event, context) → { state, effects }`, with time and the tiles passed
  * in. The shell performs the effects (writes to a pty, marks a tile seen, quits).
  */
+import type { AnswerChoice } from '../control/protocol.js';
 import type { InputModes } from '../session/screen.js';
 import type { TileStateName } from '../verdict/state.js';
 import type { InputEvent } from './input-parser.js';
@@ -30,7 +31,17 @@ export type Overlay =
   | RenameForm
   | TileFinder
   /** A line typed for a tile from the grid, sent with Enter. */
-  | { type: 'reply'; tileId: number; text: string; error: string | null; deny?: { readonly request?: string }; marked?: readonly number[] }
+  | {
+      type: 'reply';
+      tileId: number;
+      text: string;
+      error: string | null;
+      deny?: { readonly request?: string };
+      /** Answering the tile's question: a digit (while nothing is typed) picks that option; a line
+       * typed is the answer in the user's own words. */
+      question?: { readonly request?: string };
+      marked?: readonly number[];
+    }
   /** A tile's live screen shown over the grid. */
   | { type: 'peek'; tileId: number };
 
@@ -126,7 +137,7 @@ export type UiEffect =
   | { type: 'restart'; tileId: number }
   | { type: 'rename'; tileId: number; name: string }
   /** Answer the tile's permission request with the option its dialog shows for `answer`. */
-  | { type: 'answer'; tileId: number; answer: 'allow' | 'always' | 'deny'; request?: string; message?: string }
+  | { type: 'answer'; tileId: number; answer: AnswerChoice; request?: string; message?: string }
   /** Type `text` into the tile and submit it (as `belltower send --enter` does). */
   | { type: 'send'; tileIds: readonly number[]; text: string }
   /** Put these lines of the tile's buffer on the clipboard (the scroll view's `y`, a mouse drag). */
@@ -331,6 +342,7 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       if (tile.state !== 'blocked') return { state: noted(base, `tile ${tile.id} is not asking anything (it is ${tile.state})`, ctx.now), effects: [] };
       const request = tile.shownRequest !== undefined ? { request: tile.shownRequest } : {};
       if (action.message) return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null, deny: request } }, effects: [] };
+      if (action.question) return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null, question: request } }, effects: [] };
       return { state: base, effects: [{ type: 'answer', tileId: tile.id, answer: action.answer, ...request }] };
     }
     case 'peek': {
@@ -395,6 +407,9 @@ function replyInput(state: UiState, reply: Extract<Overlay, { type: 'reply' }>, 
   let text = reply.text;
   for (const key of keys) {
     if (key === 'escape') return { state: { ...state, overlay: null }, effects: [] };
+    if (reply.question && text === '' && /^[1-9]$/.test(key)) {
+      return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: key as AnswerChoice, ...reply.question }] };
+    }
     if (key === 'enter') {
       if (text.trim() === '') return { state: { ...state, overlay: { ...reply, text, error: 'type something to send, or Esc' } }, effects: [] };
       if (reply.marked) {
@@ -403,6 +418,7 @@ function replyInput(state: UiState, reply: Extract<Overlay, { type: 'reply' }>, 
         return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileIds: running, text }] };
       }
       if (!ctx.tiles.some((t) => t.id === reply.tileId && t.state !== 'exited')) return { state: noted({ ...state, overlay: null }, `tile ${reply.tileId} is gone: nothing sent`, ctx.now), effects: [] };
+      if (reply.question) return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'text', ...reply.question, message: text }] };
       if (reply.deny) return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'deny', ...reply.deny, message: text }] };
       return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileIds: [reply.tileId], text }] };
     }

@@ -121,6 +121,9 @@ function apply(d: Draft): void {
     case 'at-rest':
       return applyAtRest(d, s.detail);
     case 'blocked':
+      // Claude's Notification comes seconds after the request it reminds of, in generic words
+      // ("Claude needs your permission", even for a question): the request standing keeps its kind.
+      if (s.reminder && d.state.verdict.state === 'blocked') return note(d, 'stays blocked: a reminder of the request that stands');
       // A blocked screen painted after a Stop wins over the done it follows (the claim cancelled it).
       setFirstPartyClaim(d, 'rest');
       if (s.source === 'psp') d.state = { ...d.state, screen: 'rest' };

@@ -88,7 +88,14 @@ export type SignalBody =
   /** At rest without claiming a finished turn: OSC 7501 idle, the title's idle glyph. */
   | { type: 'at-rest'; detail?: string }
   /** Needs the user: a permission request, a question, a dialog. */
-  | { type: 'blocked'; kind?: BlockedKind; detail?: string }
+  | {
+      type: 'blocked';
+      kind?: BlockedKind;
+      detail?: string;
+      /** Only a reminder of a request (Claude's Notification, seconds after its dialog): it says
+       * nothing new about a request already standing. */
+      reminder?: true;
+    }
   /** The turn ended in an agent error: StopFailure, OSC 7501 error. */
   | { type: 'failed'; detail?: string }
   /** A prompt typed while the agent worked was taken into the running turn instead of starting a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choiceFor, readChoices } from '../../src/agents/permission-choices.js';
+import { choiceFor, ownWordsChoice, pickChoice, readChoices, readQuestion } from '../../src/agents/permission-choices.js';
 
 describe('the options of a permission dialog, read from its rows', () => {
   it("Claude Code's dialog: yes, always, no", () => {
@@ -65,5 +65,29 @@ describe('the options of a permission dialog, read from its rows', () => {
     // An older list above the dialog does not count: the last one drawn does.
     const rows = ['1. Yes', '2. No', 'some output', ' ❯ 1. Yes', '   2. No, and tell Claude what to do differently (esc)'];
     expect(readChoices(rows).map((c) => c.label)).toEqual(['Yes', 'No, and tell Claude what to do differently (esc)']);
+  });
+
+  it("Claude Code 2.1.332's AskUserQuestion: its options, descriptions under them, its own-words option; no permission dialog", () => {
+    const rows = [
+      ' ☐ Database',
+      '',
+      'Which database should I use?',
+      '',
+      '❯ 1. Postgres',
+      '     relational',
+      '  2. SQLite',
+      '     a file',
+      '  3. Type something.',
+      '─'.repeat(60),
+      '  4. Chat about this',
+      '',
+      'Enter to select · ↑/↓ to navigate · Esc to cancel',
+    ];
+    const question = readQuestion(rows);
+    expect(question.map((c) => [c.key, c.label])).toEqual([['1', 'Postgres'], ['2', 'SQLite'], ['3', 'Type something.']]);
+    expect(ownWordsChoice(question)?.key).toBe('3');
+    expect(pickChoice(question, '2')?.label).toBe('SQLite');
+    expect(pickChoice(question, '7')).toBeNull();
+    expect(readChoices(rows)).toEqual([]);
   });
 });

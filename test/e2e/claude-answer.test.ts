@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createClaudeHome } from '../support/claude-home.js';
 import type { InstallResult } from '../support/claude-install.js';
 import { BELLTOWER_BIN, claudeInTmux } from '../support/claude-in-tmux.js';
-import { lastUserOf, permissionBash, startFakeAnthropic, text } from '../support/fake-anthropic.js';
+import { lastUserOf, permissionBash, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic.js';
 import type { MessageReply, MessagesRequest, RecordedRequest } from '../support/fake-anthropic.js';
 import { sleep } from '../support/fake-server.js';
 import { headerOf, stateOf, Tmux } from '../support/tmux.js';
@@ -41,7 +41,7 @@ beforeAll(async () => {
 
 const toolResult = (r: RecordedRequest) => r.kind === 'main' && lastUserOf(r.body as MessagesRequest).toolResults.length > 0;
 
-async function blockedClaude(name: string, script: MessageReply[] = [permissionBash('touch belltower-answered.txt'), text('Done with it.')], asks = 'touch belltower-answered.txt') {
+async function blockedClaude(name: string, script: MessageReply[] = [permissionBash('touch belltower-answered.txt'), text('Done with it.')], asks = 'touch belltower-answered.txt', dialog = 'Do you want to proceed?') {
   const api = await startFakeAnthropic({ script });
   const home = createClaudeHome({ baseUrl: api.url });
   const dir = mkdtempSync(join(tmpdir(), `belltower-claude-${name}-`));
@@ -70,7 +70,7 @@ async function blockedClaude(name: string, script: MessageReply[] = [permissionB
     await tmux.waitFor('working', (s) => stateOf(s, 1, 'claude') === 'working', 15_000);
     tmux.keys('C-\\');
     // Blocked, and its header says what it asks; the dialog is drawn in the tile.
-    await tmux.waitFor('blocked, naming the command, with its dialog', (s) => stateOf(s, 1, 'claude') === 'blocked' && (headerOf(s, 1, 'claude') ?? '').includes(asks) && s.includes('Do you want to proceed?'), 30_000);
+    await tmux.waitFor('blocked, naming the command, with its dialog', (s) => stateOf(s, 1, 'claude') === 'blocked' && (headerOf(s, 1, 'claude') ?? '').includes(asks) && s.includes(dialog), 30_000);
     return { api, tmux, close, cwd: home.cwd, dir, session: `claude-${name}` };
   } catch (error) {
     await close();
@@ -152,6 +152,40 @@ describe('answering the real Claude Code from the grid (tmux)', () => {
     }
   }, 150_000);
 
+  it("o answers a question (AskUserQuestion) from the grid: a digit picks its option, and the model gets it", async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close } = await blockedClaude('question', [askDatabase(), text('SQLite it is.')], 'Which database should I use?', 'Type something.');
+    try {
+      tmux.keys('o');
+      const form = await tmux.waitFor('the question with its options', (s) => s.includes('answer 1 claude') && /2 +SQLite/.test(s));
+      expect(form).toMatch(/1 +Postgres/);
+      tmux.keys('2');
+      const answered = await api.waitForRequest(toolResult, 30_000);
+      expect(JSON.stringify(lastUserOf(answered.body as MessagesRequest).toolResults[0])).toContain('SQLite');
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
+    } finally {
+      await close();
+    }
+  }, 150_000);
+
+  it('belltower answer text --message: the question answered in your own words', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close, dir, session } = await blockedClaude('question-text', [askDatabase(), text('MySQL it is.')], 'Which database should I use?', 'Type something.');
+    try {
+      const [tile] = JSON.parse((await cli(dir, ['ls', '--json', '--session', session])).stdout) as TileInfo[];
+      expect(tile!.kind).toBe('question');
+      expect(tile!.request?.options.map((o) => o.label).slice(0, 3)).toEqual(['Postgres', 'SQLite', 'Type something.']);
+      const answered = await cli(dir, ['answer', '1', 'text', '--message', 'MySQL, please', '--request', tile!.request!.id, '--session', session]);
+      expect(answered.stderr).toBe('');
+      expect(answered.code).toBe(0);
+      const result = await api.waitForRequest(toolResult, 30_000);
+      expect(JSON.stringify(lastUserOf(result.body as MessagesRequest).toolResults[0])).toContain('MySQL, please');
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
+    } finally {
+      await close();
+    }
+  }, 150_000);
+
   it('a key on a tile that is not asking sends nothing and says so', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
     const { api, tmux, close } = await blockedClaude('stale');
@@ -172,3 +206,10 @@ describe('answering the real Claude Code from the grid (tmux)', () => {
     }
   }, 120_000);
 });
+
+/** Claude Code's AskUserQuestion: one question, two options (it adds "Type something." itself). */
+function askDatabase(): MessageReply {
+  return toolUse('AskUserQuestion', {
+    questions: [{ question: 'Which database should I use?', header: 'Database', multiSelect: false, options: [{ label: 'Postgres', description: 'relational' }, { label: 'SQLite', description: 'a file' }] }],
+  });
+}

@@ -60,10 +60,10 @@ describe('claude hook → signals', () => {
     expect(map(noError)[0]).toMatchObject({ type: 'failed', detail: 'API Error: 400 {"type":"error"}' });
   });
 
-  it('permission requests and prompts block; idle_prompt and auth notices say nothing', () => {
+  it('permission requests and prompts block (a Notification as a reminder of the request); idle_prompt and auth notices say nothing', () => {
     expect(map(claude.permissionRequest)).toEqual([{ type: 'blocked', kind: 'permission', detail: 'approve Bash', source: 'hook' }]);
     expect(map(claude.notifyPermission)).toEqual([
-      { type: 'blocked', kind: 'permission', detail: 'Claude needs your permission to use Bash', source: 'hook' },
+      { type: 'blocked', kind: 'permission', reminder: true, detail: 'Claude needs your permission to use Bash', source: 'hook' },
     ]);
     expect(map(claude.notifyElicitation)[0]).toMatchObject({ type: 'blocked', kind: 'question' });
     expect(map(claude.notifyIdle)).toEqual([]);

@@ -23,12 +23,13 @@ const CLAUDE_DIALOG = [
 const GEMINI_DIALOG = [' Allow execution of: npm test?', '', ' ● 1. Allow once', '   2. No, suggest changes (esc)'];
 
 /** The tile at a moment: asking `says` since `since` with `rows` on its screen, or in `state`. */
-type Moment = { state: 'blocked'; says: string; since: number; rows: readonly string[] } | { state: 'working' | 'idle' | 'done' };
+type Moment = { state: 'blocked'; says: string; since: number; rows: readonly string[]; kind?: string } | { state: 'working' | 'idle' | 'done' };
 
 function info(tileId: number, now: number, moment: Moment): TileInfo {
   const base = { id: tileId, name: 'claude', agent: 'claude', source: 'hook', confidence: 'first-party', reason: 'r' };
   if (moment.state !== 'blocked') return { ...base, state: moment.state, sinceMs: 0 };
-  return { ...base, state: 'blocked', sinceMs: now - moment.since, says: moment.says, request: pendingRequest(tileId, moment.since, moment.says, moment.rows) };
+  const kind = moment.kind ? { kind: moment.kind } : {};
+  return { ...base, state: 'blocked', ...kind, sinceMs: now - moment.since, says: moment.says, request: pendingRequest(tileId, moment.since, moment.says, moment.rows, moment.kind) };
 }
 
 /** A tile whose moment follows the keys it was sent, on a virtual clock the port's wait moves. */
@@ -141,5 +142,26 @@ describe('answering a permission request from outside the tile', () => {
     const tile = scripted(() => asking());
     expect((await answerRequest(tile.port, 'allow', { message: 'x' })).ok).toBe(false);
     expect(tile.keys).toEqual([]);
+  });
+
+  it("a question's own-words option: one key opens its field, then the words and Enter; never the key again", async () => {
+    const question = [' Which database should I use?', '❯ 1. Postgres', '  2. SQLite', '  3. Type something.'];
+    const ask: Moment = { state: 'blocked', kind: 'question', says: 'answer: Which database should I use?', since: 0, rows: question };
+    // The field stays drawn as the option while the words are typed; the answer goes with Enter.
+    const tile = scripted(() => (tile.sent.length > 0 && tile.now() >= tile.sent[0]!.at + 300 ? { state: 'working' } : ask));
+    const result = await answerRequest(tile.port, 'text', { message: 'MySQL, please' });
+    expect(result).toMatchObject({ ok: true, answered: 'Type something.' });
+    expect(tile.keys.map((k) => k.key)).toEqual(['3']);
+    expect(tile.sent).toEqual([{ at: expect.any(Number) as number, text: 'MySQL, please', enter: true }]);
+  });
+
+  it("a question's option by its number; own words need the words", async () => {
+    const question = [' Which?', '❯ 1. Postgres', '  2. SQLite'];
+    const tile = scripted((_, keys) => (keys.length > 0 ? { state: 'working' } : { state: 'blocked', kind: 'question', says: 'answer: Which?', since: 0, rows: question }));
+    expect(await answerRequest(tile.port, 'text')).toMatchObject({ ok: false, refused: 'no-option' });
+    expect(await answerRequest(tile.port, 'text', { message: 'x' })).toMatchObject({ ok: false, refused: 'no-option' });
+    expect(tile.keys).toEqual([]);
+    expect(await answerRequest(tile.port, '2')).toMatchObject({ ok: true, answered: 'SQLite' });
+    expect(tile.keys.map((k) => k.key)).toEqual(['2']);
   });
 });

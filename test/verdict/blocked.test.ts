@@ -116,3 +116,23 @@ describe('an answer only the title shows (Gemini approving a confirmation fires 
     expect(s.now).toBe('blocked');
   });
 });
+
+describe("a reminder of the request (Claude's Notification)", () => {
+  it('keeps the kind of the request that stands: a question stays a question (Claude 2.1.332 says "needs your permission" 6 s later)', () => {
+    const s = new Scenario()
+      .at(1_000, 'hook', prompt)
+      .at(2_000, 'hook', { type: 'blocked', kind: 'permission', detail: 'approve AskUserQuestion' })
+      .at(2_050, 'psp', { type: 'blocked', kind: 'question', detail: 'answer: Which database?' })
+      .at(8_300, 'hook', { type: 'blocked', kind: 'permission', detail: 'Claude needs your permission', reminder: true })
+      .until(60_000);
+    expect(s.state.verdict.kind).toBe('question');
+    expect(s.state.verdict.reason).toBe('answer: Which database?');
+    expect(s.rings).toEqual(['blocked']);
+  });
+
+  it('is the request when nothing else announced it (Claude Code 1.0.x has no PermissionRequest)', () => {
+    const s = new Scenario().at(1_000, 'hook', prompt).at(7_000, 'hook', { type: 'blocked', kind: 'permission', detail: 'Claude needs your permission', reminder: true }).until(60_000);
+    expect(s.now).toBe('blocked');
+    expect(s.state.verdict.kind).toBe('permission');
+  });
+});

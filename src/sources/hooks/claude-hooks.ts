@@ -78,9 +78,11 @@ function mapEvent(event: string, payload: unknown): Body[] {
 function notification(p: z.infer<typeof P.Notification>): Body | undefined {
   const type = p.notification_type;
   // idle_prompt fires 60 s after a turn ended: it repeats what the Stop said. No new evidence.
-  if (type === 'permission_prompt') return { type: 'blocked', kind: 'permission', ...(p.message ? { detail: p.message } : {}) };
+  // A reminder: before Claude Code had PermissionRequest it was the request's only hook, and it
+  // still is for a dialog no other hook announces; once a request stands it adds nothing.
+  if (type === 'permission_prompt') return { type: 'blocked', kind: 'permission', reminder: true, ...(p.message ? { detail: p.message } : {}) };
   if (type === 'elicitation_dialog' || type.includes('question')) {
-    return { type: 'blocked', kind: 'question', ...(p.message ? { detail: p.message } : {}) };
+    return { type: 'blocked', kind: 'question', reminder: true, ...(p.message ? { detail: p.message } : {}) };
   }
   return undefined;
 }

@@ -253,6 +253,26 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     await quitAndCheck(s, 'answer');
   }, 90_000);
 
+  it('belltower answer deny --message: the command never runs, and the words reach the model as the next prompt', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const file = 'belltower-denied.txt';
+    const s = await start([exec(`touch ${file}`, { sandboxPermissions: 'require_escalated', justification: 'Create the file?' }), text('Understood.')], {
+      approvalPolicy: 'on-request',
+      sandboxMode: 'workspace-write',
+    });
+    await settle(s.run);
+    await s.run.submit('Create the file');
+    await s.run.wait('blocked', '30s');
+    const request = (await dialogInLs(s.run)) as { id: string };
+    const denied = await s.run.cli('answer', '1', 'deny', '--message', 'leave the files alone', '--request', request.id);
+    expect(denied.stderr).toBe('');
+    expect(denied.code).toBe(0);
+    await s.api.waitForRequest((r) => r.kind === 'main' && JSON.stringify(r.body).includes('leave the files alone'), 30_000);
+    await s.run.wait('done', '30s');
+    expect(fs.existsSync(path.join(s.home.cwd, file))).toBe(false);
+    await quitAndCheck(s, 'answer-deny');
+  }, 90_000);
+
   it('an API error (HTTP 400): failed from OSC 7501 error, no done, no notify', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
     const s = await start([apiError(400, 'belltower codex test error')]);

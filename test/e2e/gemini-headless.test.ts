@@ -232,6 +232,22 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await quitAndCheck(s, 'hooks-answer');
     }, 90_000);
 
+    it('belltower answer deny: the shell never runs, and the tile no longer asks', async (ctx) => {
+      ready(ctx);
+      const s = await start([shell('touch belltower-denied.txt'), text('Understood.')], { confirmShell: true });
+      await settle(s.run);
+      await s.run.submit('Create the file');
+      await s.run.wait('blocked', '30s');
+      await dialogInLs(s.run);
+      const denied = await s.run.cli('answer', '1', 'deny');
+      expect(denied.stderr).toBe('');
+      expect(denied.code).toBe(0);
+      expect(denied.stdout).toMatch(/^No, suggest changes/);
+      await s.run.until('not blocked', () => s.run.verdicts.at(-1)?.to !== 'blocked' || undefined, 15_000);
+      expect(fs.existsSync(path.join(s.home.cwd, 'belltower-denied.txt'))).toBe(false);
+      await quitAndCheck(s, 'hooks-answer-deny');
+    }, 90_000);
+
     // Both end in AfterAgent with "[no response text]"; the chat file the hooks name tells them apart.
     it('an API error: failed (the chat file\'s error record), never done', async (ctx) => {
       ready(ctx);

@@ -7,6 +7,7 @@ import { tileNameProblem } from '../control/tile-name.js';
 import { resolve } from 'node:path';
 import { printable } from '../platform/printable.js';
 import { remoteWhy } from '../remote/remote-why.js';
+import { whyNote } from '../verdict/why-log.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { readDuration } from './duration.js';
 import type { Output } from './output.js';
@@ -35,7 +36,11 @@ export async function lsCommand(flags: { json?: boolean; session?: string }, out
     out.line(JSON.stringify(reply.tiles));
     return 0;
   }
-  for (const tile of reply.tiles) out.line(formatTile(tile));
+  for (const tile of reply.tiles) {
+    out.line(formatTile(tile));
+    // What the tile runs without (remote hooks off: `AllowTcpForwarding no`), as the README promises.
+    if (tile.notice) out.line(`    note: ${printable(tile.notice)}`);
+  }
   return 0;
 }
 
@@ -52,7 +57,7 @@ export async function whyCommand(tile: string, flags: { json?: boolean; session?
   if (reply.tile.remote) out.line(`  ${printable(remoteWhy(reply.tile.remote))}`);
   if (reply.tile.notice) out.line(`  note: ${reply.tile.notice}`);
   for (const entry of reply.why) {
-    out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${printable(entry.source).padEnd(10)} ${printable(entry.signal).padEnd(14)} ${printable(entry.note)}`);
+    out.line(`  ${`${(entry.t / 1000).toFixed(3)}s`.padStart(10)}  #${String(entry.seq).padEnd(4)} ${printable(entry.source).padEnd(10)} ${printable(entry.signal).padEnd(14)} ${printable(whyNote(entry))}`);
   }
   return 0;
 }

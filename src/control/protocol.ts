@@ -104,7 +104,7 @@ export interface TileInfo {
   request?: { id: string; asks: string; options: readonly { key: string; label: string; answer: Answer | null }[] };
   /** It runs on another machine over ssh: the host; whether belltower's hooks reach it over the
    * connection (`connecting`: waiting for the login); `lost`: ssh ended with 255. */
-  remote?: { host: string; hooks: 'off' | 'connecting' | 'on'; lost?: true };
+  remote?: { host: string; hooks: 'off' | 'connecting' | 'on'; lost?: true; notFound?: true };
 }
 
 export type ControlReply =

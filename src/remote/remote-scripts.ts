@@ -5,7 +5,7 @@
  *
  * - BOOT runs in the tile's own ssh session. It waits (bounded) until the tile's folder is ready,
  *   runs the agent with the arguments written there, and removes the folder when the agent ends
- *   or the connection drops (SIGHUP).
+ *   or the connection drops (SIGHUP): at once, and the agent with it (see BOOT).
  * - PREPARE runs over the same connection: it removes folders whose tile is gone, then makes this
  *   tile's folder and prints its path.
  * - WRITE runs over the same connection with the files on stdin, one `name base64` line at a time,
@@ -48,8 +48,20 @@ export const BOOT_WAIT_TENTHS = 150;
  * that claimed it marks it ready a moment later.
  */
 
-/** `sh -c BOOT belltower-remote ID HEAD TAIL`: HEAD is the program (with any env prefix), TAIL its
- * arguments; the arguments in the folder's `args` file go between them. */
+/**
+ * `sh -c BOOT belltower-remote ID HEAD TAIL`: HEAD is the program (with any env prefix), TAIL its
+ * arguments; the arguments in the folder's `args` file go between them.
+ *
+ * A hang-up must end the agent and remove the folder at once. BOOT traps nothing but EXIT: sh runs
+ * a trap only once its foreground child returns, so a HUP trap kept BOOT — the session leader —
+ * alive as long as the agent, and the kernel, which hangs up the terminal's foreground group when
+ * the session leader exits, never did: the remote Claude and its bearer token stayed 13–17 s
+ * after the connection went (issue 28). Dying of the HUP at once is what passes it on to the agent.
+ * The folder goes with a watcher that ignores HUP and reads a FIFO whose only writer is BOOT: its
+ * read ends the moment BOOT is gone, however it went. Every descriptor is opened before the
+ * watcher starts (the read-write open of a FIFO never waits), so no open can block on a BOOT that
+ * died meanwhile. The agent gets neither end: its children keep nothing of the watcher's open.
+ */
 export const BOOT = `umask 077
 ${BASE}
 bt_wait() {
@@ -75,12 +87,14 @@ inserted=
 if [ -n "$d" ] && [ -f "$d/ready" ] && bt_mine "$d"; then
   [ -f "$d/args" ] && inserted=$(cat "$d/args")
   trap 'rm -rf "$d"' EXIT
-  trap 'exit 129' HUP
-  trap 'exit 143' TERM
-  trap 'exit 130' INT
   echo "$$ $(uname -n)" > "$d/pid"
+  if mkfifo -m 600 "$d/alive" 2>/dev/null && exec 8<>"$d/alive" 9>"$d/alive" 7<"$d/alive"; then
+    exec 8>&-
+    (exec 9>&-; trap '' HUP; read -r _ <&7; rm -rf "$d") </dev/null >/dev/null 2>&1 &
+    exec 7<&-
+  fi
 fi
-eval "$head $inserted $tail"`;
+eval "$head $inserted $tail" 9>&-`;
 
 /** `sh -c PREPARE belltower-remote ID`: prints `BELLTOWER-DIR <path>`, or `BELLTOWER-ERROR <why>`. */
 export const PREPARE = `umask 077

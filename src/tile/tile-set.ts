@@ -105,12 +105,20 @@ export class TileSet implements WorkspaceView {
   private readonly launches = new Map<number, Launch>();
   private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
   private nextId = 1;
+  /** Adds and restarts under way: a tile is being started, so the set has not ended (a restart
+   * ends the old run first, which alone looked like every tile had exited: issue 28). */
+  private launching = 0;
+  private readonly allExitedWaiters: (() => void)[] = [];
 
   constructor(private readonly options: TileSetOptions) {
     routePtyWriteErrors(options.logger);
   }
 
-  async add(spec: LaunchSpec, options: AddOptions = {}): Promise<Tile> {
+  add(spec: LaunchSpec, options: AddOptions = {}): Promise<Tile> {
+    return this.whileLaunching(() => this.addNow(spec, options));
+  }
+
+  private async addNow(spec: LaunchSpec, options: AddOptions): Promise<Tile> {
     const tileName = options.name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));
     const tile = await this.launch({
       id: this.nextId++,
@@ -181,7 +189,11 @@ export class TileSet implements WorkspaceView {
    * runs of the old run is ended first (reported as closed); its screen is freed. Listeners of the
    * set carry over; `onRestart` tells who holds the old Tile (its screen) to take the new one.
    */
-  async restart(id: number): Promise<Tile> {
+  restart(id: number): Promise<Tile> {
+    return this.whileLaunching(() => this.restartNow(id));
+  }
+
+  private async restartNow(id: number): Promise<Tile> {
     const index = this.tiles.findIndex((t) => t.id === id);
     const previous = this.tiles[index];
     if (!previous) throw new Error(`no tile ${id}`);
@@ -231,9 +243,28 @@ export class TileSet implements WorkspaceView {
     const note = `could not resume the conversation ${tile.conversation ?? ''} (${how}${said ? `: ${printable(said).slice(0, 200)}` : ''}); started a new one`;
     this.options.logger('warn', `tile ${tile.id}: ${note}`);
     const size = { cols: screen.cols, rows: screen.rows };
-    await tile.stop();
-    if (this.tiles[index] !== tile) return; // closed or restarted meanwhile
-    await this.relaunch(index, tile, size, { restored: { note, screen: `\x1b[2m[belltower] ${note}\x1b[0m` } });
+    await this.whileLaunching(async () => {
+      await tile.stop();
+      if (this.tiles[index] !== tile) return; // closed or restarted meanwhile
+      await this.relaunch(index, tile, size, { restored: { note, screen: `\x1b[2m[belltower] ${note}\x1b[0m` } });
+    });
+  }
+
+  /** Run a launch (an add, a restart): the set has not ended while it is under way. */
+  private async whileLaunching<T>(launch: () => Promise<T>): Promise<T> {
+    this.launching += 1;
+    try {
+      return await launch();
+    } finally {
+      this.launching -= 1;
+      this.checkAllExited();
+    }
+  }
+
+  /** Tell those waiting for the end of every tile, when that has come. */
+  private checkAllExited(): void {
+    if (this.launching > 0 || this.tiles.some((tile) => !tile.hasExited)) return;
+    for (const waiter of this.allExitedWaiters.splice(0)) waiter();
   }
 
   /** Close one tile: end its processes (reported as closed), free it, and drop it from the set. */
@@ -245,6 +276,7 @@ export class TileSet implements WorkspaceView {
     if (index >= 0) this.tiles.splice(index, 1);
     this.launches.delete(id);
     for (const listener of this.listeners) listener(tile.info());
+    this.checkAllExited();
   }
 
   /** A tile was restarted: `tile` replaces `previous` (whose screen is disposed). */
@@ -318,7 +350,10 @@ export class TileSet implements WorkspaceView {
     }
     if (tile.resumed) void tile.whenExited().then(() => this.resumeFailed(tile));
     // A finished command may already show done when its exit comes: `wait --for exited` still hears it.
-    void tile.whenExited().then(() => this.changed(tile));
+    void tile.whenExited().then(() => {
+      this.changed(tile);
+      this.checkAllExited();
+    });
     return tile;
   }
 
@@ -333,9 +368,14 @@ export class TileSet implements WorkspaceView {
     return () => this.changeListeners.delete(listener);
   }
 
-  /** Resolves when every tile's exit has been reported. */
+  /** Resolves once every tile's exit has been reported and no tile is being added or restarted:
+   * the tiles of the set at that moment, not those it had when asked (a tile added or restarted
+   * since keeps the set running). */
   allExited(): Promise<void> {
-    return Promise.all(this.tiles.map((tile) => tile.whenExited())).then(() => undefined);
+    return new Promise((resolve) => {
+      this.allExitedWaiters.push(resolve);
+      this.checkAllExited();
+    });
   }
 
   /** How each tile ended (undefined: still running), for belltower's exit status. */

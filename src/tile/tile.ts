@@ -36,7 +36,7 @@ import { CODEX_NOTIFY_EVENT } from '../agents/codex-injection.js';
 import type { Effect } from '../verdict/effects.js';
 import type { EngineState, RestoredVerdict, Verdict } from '../verdict/state.js';
 import { MAX_DURATION_MS } from '../verdict/duration.js';
-import { sshConnectionLost } from '../verdict/signals.js';
+import { remoteNotFound, sshConnectionLost } from '../verdict/signals.js';
 import type { Timing } from '../verdict/timing.js';
 import { inject, InjectionUnavailable, injects } from './agent-injection.js';
 import type { Injection } from './agent-injection.js';
@@ -159,6 +159,8 @@ export class Tile {
   /** The report of an exit the child made by itself, while it is being made. */
   private leaderEnded: Promise<void> | undefined;
   private currentFolder: string | null = null;
+  /** Where a remote agent runs, as its hooks report it (their payload's `cwd`). */
+  private remoteCwd: string | null = null;
   private foreground: ForegroundWatch | null = null;
   /** Lines sent with Enter whose Enter is not pressed yet (it waits for the box to show them). */
   private unpressed = 0;
@@ -387,9 +389,19 @@ export class Tile {
     return this.spec.remote !== undefined && this.end !== undefined && sshConnectionLost(this.end);
   }
 
+  /** A remote agent or shell whose program the remote shell did not find (127). */
+  private get notOnRemotePath(): boolean {
+    return this.spec.remote !== undefined && !this.profile.exitIsOutcome && this.end !== undefined && remoteNotFound(this.end);
+  }
+
   /** The folder the shell last reported (OSC 7), if it did. */
   get folder(): string | null {
     return this.currentFolder;
+  }
+
+  /** Where a remote tile runs on its host, when the remote side has said so (hooks, OSC 7). */
+  private get remoteFolder(): string | null {
+    return this.remoteCwd ?? this.currentFolder;
   }
 
   info(): TileInfo {
@@ -404,7 +416,9 @@ export class Tile {
       confidence: v.confidence,
       reason: v.reason,
       sinceMs: Math.max(0, this.t() - v.since),
-      cwd: this.options.cwd,
+      // A remote tile's folder is on the other machine: the one it reports, else none (belltower's
+      // own folder, where the local ssh runs, is not the agent's: issue 28).
+      ...(this.spec.remote ? (this.remoteFolder ? { cwd: this.remoteFolder } : {}) : { cwd: this.options.cwd }),
       ...(v.state === 'done' || v.state === 'blocked' || v.state === 'failed' ? (this.words[v.state] ? { says: this.words[v.state] } : {}) : {}),
       ...(v.state === 'blocked' ? { request: this.pendingRequest(v.since, v.kind) } : {}),
       ...(this.end ? { exit: { code: this.end.code, signal: this.end.signal, ...(this.end.error ? { error: this.end.error } : {}), closed: this.end.closed } } : {}),
@@ -415,7 +429,7 @@ export class Tile {
       ...(this.note ? { note: this.note } : {}),
       ...(this.unpressed > 0 || this.pipeline.promptUnanswered ? { inputPending: true as const } : {}),
       ...(this.spec.remote
-        ? { remote: { host: this.spec.remote.host, hooks: this.remoteHooksState(), ...(this.connectionLost ? { lost: true as const } : {}) } }
+        ? { remote: { host: this.spec.remote.host, hooks: this.remoteHooksState(), ...(this.connectionLost ? { lost: true as const } : {}), ...(this.notOnRemotePath ? { notFound: true as const } : {}) } }
         : {}),
     };
   }
@@ -644,6 +658,7 @@ export class Tile {
   private hook(event: string, payload: Record<string, unknown>): void {
     // The agent reports: whatever it could have refused at start-up, it is past that.
     this.screenCheck = undefined;
+    if (this.spec.remote && typeof payload.cwd === 'string' && payload.cwd.startsWith('/')) this.remoteCwd = payload.cwd;
     // Codex's turn-complete program arrives through the same relay, as event "notify".
     if (event === CODEX_NOTIFY_EVENT && this.profile.notify) this.ingest({ type: 'notify', payload });
     else this.ingest({ type: 'hook', event, payload });

@@ -590,7 +590,7 @@ export class GridApp {
           ...(i.restored ? { restored: true } : {}),
           ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
           ...(describeFacts(i.facts) ? { facts: describeFacts(i.facts)! } : {}),
-          ...(i.remote ? { remote: i.remote.host, ...(i.remote.lost ? { lost: true } : {}) } : {}),
+          ...(i.remote ? { remote: i.remote.host, ...(i.remote.lost ? { lost: true } : {}), ...(i.remote.notFound ? { notFound: true } : {}) } : {}),
           ...(i.state === 'blocked' && i.says ? { asks: i.says } : {}),
         })),
         ui: this.ui,

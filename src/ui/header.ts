@@ -40,6 +40,8 @@ export interface HeaderTile {
   remote?: string;
   /** Its ssh connection failed or dropped: said instead of where the exit came from. */
   lost?: boolean;
+  /** Remote: the remote shell did not find its program (exit 127). */
+  notFound?: boolean;
   /** Blocked: what the agent asks, in its own words (`approve Bash \`npm test\``). */
   asks?: string;
 }
@@ -76,7 +78,7 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const request = tile.state === 'blocked' && tile.asks ? requestWords(tile.asks) : null;
   const detail = [
     ...(tile.restored ? ['restored'] : []),
-    tile.lost && tile.state === 'exited' ? 'connection lost' : provenance(tile.source, tile.state),
+    tile.lost && tile.state === 'exited' ? 'connection lost' : tile.notFound && tile.state === 'exited' ? 'not on the remote PATH' : provenance(tile.source, tile.state),
     ...(showsAge(tile.state) ? [age(tile.sinceMs)] : []),
     ...(tile.muted ? ['muted'] : []),
     ...(tile.scrolled !== undefined ? [tile.scrolled > 0 ? `scrolled ↑${tile.scrolled}` : 'scroll view'] : []),

@@ -5,6 +5,7 @@
  */
 import { printableLine } from '../platform/printable.js';
 import type { WhyEntry } from '../verdict/state.js';
+import { whyNote } from '../verdict/why-log.js';
 import { age, provenance, stateWords } from './format.js';
 import { keyHelp } from './keymap.js';
 import type { Rect } from './layout.js';
@@ -177,7 +178,7 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
         { text: why.entries.length > 0 ? 'last signals, newest last:' : 'no signals yet', tone: 'dim' },
         ...why.entries.map((entry) => ({
           key: `${(entry.t / 1000).toFixed(1)}s`,
-          text: printableLine(`${provenance(entry.source, entry.signal === 'exit' ? 'exited' : 'starting')} ${entry.signal}: ${entry.note}`, width - 10),
+          text: printableLine(`${provenance(entry.source, entry.signal === 'exit' ? 'exited' : 'starting')} ${entry.signal}: ${whyNote(entry)}`, width - 10),
         })),
       ];
       return { title: `why ${why.id} ${printableLine(why.name, 30)}`, lines, footer: 'Esc or w closes' };

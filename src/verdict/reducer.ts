@@ -8,7 +8,8 @@ import type { Effect } from './effects.js';
 import * as gates from './gate.js';
 import { decideHold } from './hold.js';
 import type { BackgroundTask, BlockedKind, LoginPrompt, Signal, SourceName } from './signals.js';
-import { confidenceOf, isFirstParty, sshConnectionLost } from './signals.js';
+import { confidenceOf, isFirstParty, remoteNotFound, sshConnectionLost } from './signals.js';
+import { addWhy } from './why-log.js';
 import type { EngineState, Hold, TileStateName, Verdict } from './state.js';
 
 export interface Step {
@@ -376,7 +377,9 @@ function applyExit(d: Draft, s: ExitSignal): void {
   if (s.detached) reason += ` · ${count(s.detached, 'process', 'processes')} left the tile and ${s.detached === 1 ? 'runs' : 'run'} on`;
   // Over ssh, 255 is ssh's own failure: the connection failed or dropped, whatever the program was
   // doing — never a done, never a failed.
-  if (d.state.options.remote && sshConnectionLost(s)) return setVerdict(d, 'exited', 'connection lost (ssh exited 255)', { exit });
+  if (d.state.options.remote && sshConnectionLost(s)) return setVerdict(d, 'exited', `connection lost (ssh ${s.signal ? `killed by ${s.signal}` : `exited ${s.code}`})`, { exit });
+  // `exited with code 127` alone left users guessing; the shell's `claude: not found` scrolls away.
+  if (d.state.options.remote && !d.state.options.exitIsOutcome && remoteNotFound(s)) return setVerdict(d, 'exited', 'not on the remote PATH (exit 127): see the README\'s "Remote agents"', { exit });
   // A command the user ran is judged by its exit, unless belltower ended it or it never started.
   if (!d.state.options.exitIsOutcome || s.closed || s.error) return setVerdict(d, 'exited', reason, { exit });
   setVerdict(d, s.code === 0 ? 'done' : 'failed', reason, { exit });
@@ -625,7 +628,7 @@ function finish(d: Draft): Step {
   const s = d.signal;
   if (d.notes.length > 0 && s.type !== 'wake') {
     const entry = { t: d.now, seq: s.seq, source: s.source, signal: s.type, note: d.notes.join('; ') };
-    state = { ...state, why: [...state.why, entry].slice(-state.options.whyDepth) };
+    state = { ...state, why: addWhy(state.why, entry, state.options.whyDepth) };
   } else if (s.type === 'wake' && d.effects.length > 0) {
     const entry = { t: d.now, seq: s.seq, source: 'engine' as const, signal: s.type, note: d.notes.join('; ') };
     state = { ...state, why: [...state.why, entry].slice(-state.options.whyDepth) };

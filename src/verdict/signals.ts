@@ -58,9 +58,17 @@ export type BlockedKind = 'permission' | 'question' | 'auth' | 'input' | 'other'
 export const SSH_FAILED = 255;
 
 /** Over ssh, an end that is the connection's (it failed or dropped), not the remote program's:
- * ssh's 255, unless belltower ended it or it never started. */
-export function sshConnectionLost(end: { code: number | null; closed?: boolean; error?: string }): boolean {
-  return end.code === SSH_FAILED && !end.closed && !end.error;
+ * ssh's 255, or ssh itself killed by a signal (the remote program's own signal comes back as an
+ * exit status, never as ssh's: a `killed by SIGKILL` was the local ssh killed — issue 28), unless
+ * belltower ended it or it never started. */
+export function sshConnectionLost(end: { code: number | null; signal?: string | null; closed?: boolean; error?: string }): boolean {
+  return (end.code === SSH_FAILED || (end.signal ?? null) !== null) && !end.closed && !end.error;
+}
+
+/** The remote shell's "not found" (127) for a remote agent or shell: its program is not on the PATH
+ * that a non-interactive ssh command gets (the README's "Remote agents" says where to set it). */
+export function remoteNotFound(end: { code: number | null; closed?: boolean; error?: string }): boolean {
+  return end.code === 127 && !end.closed && !end.error;
 }
 
 /** A question ssh asks while it logs in (src/sources/ssh-login.ts). */

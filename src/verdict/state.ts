@@ -77,6 +77,9 @@ export interface WhyEntry {
   source: SourceName;
   signal: SignalType;
   note: string;
+  /** The same user event this many times in a row (why-log.ts), the last at `lastT`. */
+  count?: number;
+  lastT?: number;
 }
 
 export interface EngineOptions {

@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOOT, BOOT_WAIT_TENTHS, PREPARE, WRITE, remoteSh, writePayload } from '../../src/remote/remote-scripts.js';
+import { spawn as spawnPty } from 'node-pty';
+import type { IPty } from 'node-pty';
 import { pgrep, until } from '../tile/helpers.js';
 
 let home: string;
@@ -19,7 +21,26 @@ beforeEach(() => {
   fs.chmodSync(home, 0o700);
   env = { PATH: process.env.PATH, HOME: home };
 });
-afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+const ptys: IPty[] = [];
+afterEach(() => {
+  for (const term of ptys.splice(0)) {
+    try {
+      process.kill(-term.pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+/** The command name of a process (from /proc), or '' once it is gone. */
+function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
 
 function sh(script: string, args: string[], input = '') {
   const r = spawnSync('sh', ['-c', script, 'belltower-remote', ...args], { env, input, encoding: 'utf8', timeout: 20_000 });
@@ -189,20 +210,40 @@ describe('BOOT: runs the agent with the folder’s arguments, then removes the f
     expect(sh(quick, ['t1', printArgs, 'x']).out).toBe('[--hooked][x]');
   });
 
-  it('records its pid while the agent runs and removes the folder when the connection hangs up', async () => {
+  it('records its pid while the agent runs; a hang-up ends the agent and removes the folder at once', async () => {
     const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
     sh(WRITE, [dir], writePayload({ args: '' }));
-    const child = spawn('sh', ['-c', BOOT, 'belltower-remote', 't1', 'sleep', '30'], { env, detached: true, stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 5_000;
-    while (!fs.existsSync(path.join(dir, 'pid')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe(`${child.pid} ${os.hostname()}`);
-    // The connection drops while the agent runs: once BOOT has started it (a HUP in the instant
-    // before, with the agent not yet in the group, would wait for the agent to end by itself).
-    await until('the agent running', () => pgrep('-g', String(child.pid)).length >= 2, 10_000);
-    process.kill(-child.pid!, 'SIGHUP'); // what sshd does to the session when the connection drops
-    expect(await exited).toBe(129);
-    expect(fs.existsSync(dir)).toBe(false);
+    // As sshd runs it: the session leader of a real terminal. The "agent" is a sleep, which never
+    // reads the terminal: only a SIGHUP ends it before its 60 s are up.
+    const term = spawnPty('sh', ['-c', BOOT, 'belltower-remote', 't1', 'sleep', '60'], { env: env as Record<string, string>, cols: 80, rows: 24 });
+    ptys.push(term);
+    await until('the pid recorded', () => fs.existsSync(path.join(dir, 'pid')), 10_000);
+    expect(fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe(`${term.pid} ${os.hostname()}`);
+    await until('the agent running', () => pgrep('-P', String(term.pid)).some((pid) => commandOf(pid) === 'sleep'), 10_000);
+    const session = String(term.pid);
+    // The connection drops: sshd closes the terminal's master side, and the kernel hangs it up.
+    // Issue 28: BOOT trapped HUP, sh ran the trap only once the agent returned, so the agent (and
+    // the folder with the token) stayed 13–17 s after the drop — here the whole 60 s.
+    // (node-pty's UnixTerminal has destroy(): close the master; IPty does not declare it.)
+    const master = term as IPty & { destroy?: () => void };
+    expect(typeof master.destroy).toBe('function');
+    master.destroy!();
+    await until('nothing of the tile left: no process of its session, no folder', () => pgrep('-s', session).length === 0 && !fs.existsSync(dir), 10_000);
+  });
+
+  it('an agent that ends by itself takes its folder with it, as the EXIT trap does', async () => {
+    const dir = sh(PREPARE, ['t1']).out.trim().replace('BELLTOWER-DIR ', '');
+    sh(WRITE, [dir], writePayload({ args: '' }));
+    const term = spawnPty('sh', ['-c', BOOT, 'belltower-remote', 't1', 'sh', "-c 'read line; exit 3'"], { env: env as Record<string, string>, cols: 80, rows: 24 });
+    ptys.push(term);
+    const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    await until('the pid recorded', () => fs.existsSync(path.join(dir, 'pid')), 10_000);
+    // The agent reads the terminal: BOOT left it the terminal's input (not /dev/null).
+    await until('the agent reading', () => pgrep('-P', String(term.pid)).length > 0, 10_000);
+    term.write('bye\r');
+    expect(await exited).toBe(3);
+    await until('the folder removed', () => !fs.existsSync(dir), 10_000);
+    await until('nothing of the tile left', () => pgrep('-s', String(term.pid)).length === 0, 10_000);
   });
 });
 

@@ -67,6 +67,8 @@ export interface HeadlessAgentOptions {
   session: string;
   /** Extra `run` flags, e.g. ['--no-psp']. */
   flags?: string[];
+  /** More tiles after the agent's (tile 1), e.g. one that keeps belltower running. */
+  moreSpecs?: string[];
   /** Run belltower (and so the agent) as this user; `dir` (everything in it) is handed to it. */
   runAs?: RunAs | null;
 }
@@ -92,7 +94,7 @@ export class HeadlessAgent {
     mkdirSync(this.recordDir, { recursive: true, mode: 0o700 });
     chownTree(options.dir, options.runAs ?? null);
     this.env = { ...options.env, BELLTOWER_STATE_DIR: state };
-    const args = [BELLTOWER_BIN, 'run', '--headless', '--session', options.session, '--record', this.recordDir, '--capture-output', ...(options.flags ?? []), options.spec];
+    const args = [BELLTOWER_BIN, 'run', '--headless', '--session', options.session, '--record', this.recordDir, '--capture-output', ...(options.flags ?? []), options.spec, ...(options.moreSpecs ?? [])];
     const user = options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {};
     this.child = spawn(process.execPath, args, { cwd: options.cwd, env: this.env, stdio: ['ignore', 'pipe', 'pipe'], ...user });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
@@ -202,7 +204,9 @@ export class HeadlessAgent {
 
   /** The tile's recording file (the run has one tile). */
   recordingPath(): string {
-    const files = readdirSync(this.recordDir).filter((f) => f.endsWith('.jsonl'));
+    const all = readdirSync(this.recordDir).filter((f) => f.endsWith('.jsonl'));
+    // With more tiles (moreSpecs), the agent's is tile 1's first run: `STAMP-1-NAME.jsonl`.
+    const files = all.length > 1 ? all.filter((f) => /Z-1-/.test(f) && !/-run\d+\.jsonl$/.test(f)) : all;
     if (files.length !== 1) throw new Error(`expected one recording in ${this.recordDir}, found ${files.length}`);
     return join(this.recordDir, files[0] as string);
   }

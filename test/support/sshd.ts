@@ -88,6 +88,10 @@ export interface SshdOptions {
   env?: Record<string, string>;
   /** `AllowTcpForwarding` (default yes). */
   forwarding?: boolean;
+  /** Run every session's command with this shell, as when it is the user's login shell (sshd's
+   * `ForceCommand`; default the user's own, /bin/sh here). It matters: bash execs a lone command
+   * (`sh -c …` becomes the session leader), dash forks it. */
+  loginShell?: string;
 }
 
 export async function startSshd(options: SshdOptions = {}): Promise<Sshd> {
@@ -127,6 +131,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<Sshd> {
       'PrintMotd no',
       'PrintLastLog no',
       'LogLevel VERBOSE',
+      ...(options.loginShell ? [`ForceCommand exec ${options.loginShell} -c "$SSH_ORIGINAL_COMMAND"`] : []),
       ...(env.length > 0 ? [`SetEnv ${env.map((e) => `"${e}"`).join(' ')}`] : []),
       '',
     ].join('\n'),

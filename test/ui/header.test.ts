@@ -52,6 +52,8 @@ describe('headerSegments', () => {
     expect(text(40, remote)).toMatch(/^╭ 3 tests ─+ ● working · OSC 7501 · 4s ╮$/);
     const lost = { ...remote, state: 'exited' as const, source: 'process', lost: true };
     expect(text(70, lost)).toMatch(/■ exited · connection lost ╮$/);
+    // Its program was not on the remote PATH (the shell's 127): said, not left to `process`.
+    expect(text(70, { ...remote, state: 'exited' as const, source: 'process', notFound: true })).toMatch(/■ exited · not on the remote PATH ╮$/);
     expect(text(70, { ...remote, name: 'devbox' })).toMatch(/^╭ 3 devbox · remote ─+ ● working/);
     // A remote login shell, idle since it started: said to come from its start, not an exit.
     expect(text(70, { ...remote, name: 'devbox', state: 'idle', source: 'process' })).toMatch(/○ idle · start ╮$/);

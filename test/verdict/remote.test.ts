@@ -39,6 +39,28 @@ describe('a remote tile whose connection drops', () => {
     expect(local.state.verdict.reason).not.toMatch(/connection/);
   });
 
+  it('ssh killed by a signal is the connection lost too, whatever killed it (issue 28)', () => {
+    const s = new Scenario({ remote: true }).at(1_000, 'hook', prompt).at(9_000, 'process', { type: 'exit', code: null, signal: 'SIGKILL' });
+    expect(s.states).toEqual(['working', 'exited']);
+    expect(s.state.verdict.reason).toBe('connection lost (ssh killed by SIGKILL)');
+    expect(s.rings).toEqual([]);
+    // A remote command killed so is no failed command either; closed by the user, it says closed.
+    const command = new Scenario({ remote: true, exitIsOutcome: true }).at(0, 'process', { type: 'spawned' }).at(900, 'process', { type: 'exit', code: null, signal: 'SIGTERM' });
+    expect(command.now).toBe('exited');
+    expect(command.state.verdict.reason).toBe('connection lost (ssh killed by SIGTERM)');
+    const closed = new Scenario({ remote: true }).at(0, 'process', { type: 'spawned' }).at(900, 'process', { type: 'exit', code: null, signal: 'SIGHUP', closed: true });
+    expect(closed.state.verdict.reason).toMatch(/^closed \(/);
+  });
+
+  it('an agent the remote shell did not find (127) says it is not on the remote PATH', () => {
+    const s = new Scenario({ remote: true }).at(0, 'process', { type: 'spawned' }).at(300, 'process', { type: 'exit', code: 127, signal: null });
+    expect(s.now).toBe('exited');
+    expect(s.state.verdict.reason).toBe('not on the remote PATH (exit 127): see the README\'s "Remote agents"');
+    // A remote command's 127 is its own status, judged as such; a local agent's is plain.
+    expect(new Scenario({ remote: true, exitIsOutcome: true }).at(0, 'process', { type: 'spawned' }).at(300, 'process', { type: 'exit', code: 127, signal: null }).now).toBe('failed');
+    expect(new Scenario().at(0, 'process', { type: 'spawned' }).at(300, 'process', { type: 'exit', code: 127, signal: null }).state.verdict.reason).toBe('exited with code 127');
+  });
+
   it('a remote tile the user closed says closed, not connection lost', () => {
     const s = new Scenario({ remote: true }).at(1_000, 'hook', prompt).at(2_000, 'process', { ...lost, closed: true });
     expect(s.now).toBe('exited');

@@ -40,6 +40,11 @@ export async function lsCommand(flags: { json?: boolean; session?: string }, out
     out.line(formatTile(tile));
     // What the tile runs without (remote hooks off: `AllowTcpForwarding no`), as the README promises.
     if (tile.notice) out.line(`    note: ${printable(tile.notice)}`);
+    // What a blocked tile asks, and the options `belltower answer` can pick, under it.
+    if (tile.request) {
+      const options = tile.request.options.map((o) => `${o.key} ${o.label}`).join(' · ');
+      out.line(`    asks: ${printable(tile.request.asks || 'something (its words did not come)')}${options ? ` — ${printable(options)}` : ''} (request ${tile.request.id})`);
+    }
   }
   return 0;
 }

@@ -1,0 +1,98 @@
+/**
+ * End to end: answering the real Codex 0.171's approval from the grid (tmux), without entering
+ * its tile. The tile goes blocked with Codex's dialog drawn; `y` picks `Yes, proceed` (the command
+ * runs, the turn ends done); `Y` picks `Yes, and don't ask again for commands that start with …`
+ * (Codex 0.171: the whole command line), and the same command again runs without a question.
+ *
+ * Skips (with the reason) when the pinned CLI cannot be installed or tmux is missing.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tryInstallCodex } from '../support/claude-install.js';
+import type { InstallResult } from '../support/claude-install.js';
+import { BELLTOWER_BIN, REPO } from '../support/claude-in-tmux.js';
+import { createCodexHome } from '../support/codex-home.js';
+import { exec, startFakeOpenAI, text } from '../support/fake-openai.js';
+import type { Reply } from '../support/fake-openai.js';
+import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+
+let install: InstallResult = { ok: false, reason: 'not attempted' };
+
+beforeAll(async () => {
+  const noTmux = tmuxMissing();
+  if (noTmux) install = { ok: false, reason: noTmux };
+  else if (!existsSync(join(REPO, 'dist', 'cli', 'main.js'))) install = { ok: false, reason: 'the CLI is not built (npm run build)' };
+  else install = await tryInstallCodex({ log: (line) => console.error(`[codex-install] ${line}`) });
+}, 15 * 60_000);
+
+const escalated = (command: string): Reply => exec(command, { sandboxPermissions: 'require_escalated', justification: 'Create the file?' });
+
+async function blockedCodex(name: string, script: Reply[]) {
+  const api = await startFakeOpenAI({ script });
+  const home = createCodexHome({ baseUrl: api.baseUrl, approvalPolicy: 'on-request', sandboxMode: 'workspace-write' });
+  const dir = mkdtempSync(join(tmpdir(), `belltower-codex-${name}-`));
+  const env: Record<string, string | undefined> = { ...home.env, BELLTOWER_CODEX_BIN: install.ok ? install.bin : '', BELLTOWER_STATE_DIR: join(dir, 'state'), CI: undefined };
+  const command = `'${process.execPath}' '${BELLTOWER_BIN}' codex --session codex-${name} 2> ${dir}/stderr; echo "EXIT=$?" > ${dir}/exit; sleep 600`;
+  const tmux = new Tmux({ cols: 120, rows: 40, command, env, cwd: home.cwd });
+  const close = async () => {
+    tmux.keys('q');
+    const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || existsSync(join(dir, 'exit')), 15_000).catch(() => '');
+    if (quit.includes('quit belltower?')) tmux.keys('y');
+    await tmux.until('belltower to exit', () => existsSync(join(dir, 'exit')), 15_000).catch(() => undefined);
+    tmux.close();
+    await api.close();
+    home.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await tmux.waitFor('codex at rest', (s) => stateOf(s, 1, 'codex') === 'idle', 30_000);
+    tmux.keys('Enter');
+    await tmux.waitFor('focus mode', (s) => s.includes('FOCUS 1 codex'));
+    tmux.type('Create the file');
+    await tmux.waitFor('the prompt typed', (s) => s.includes('Create the file'));
+    tmux.keys('Enter');
+    await tmux.waitFor('the request sent', () => api.mainRequests().length > 0, 15_000);
+    tmux.keys('C-\\');
+    await tmux.waitFor('blocked, with its dialog', (s) => stateOf(s, 1, 'codex') === 'blocked' && s.includes('Yes, proceed'), 30_000);
+    return { api, tmux, close, cwd: home.cwd };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+describe('answering the real Codex from the grid (tmux)', () => {
+  it('y allows the command once: it runs, and the turn ends done, without entering the tile', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close, cwd } = await blockedCodex('allow', [escalated('touch belltower-answered.txt'), text('File created.')]);
+    try {
+      tmux.keys('y');
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'codex') === 'done', 30_000);
+      expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(true);
+      expect(api.mainRequests()).toHaveLength(2);
+      expect(tmux.screen().split('\n').filter(Boolean).at(-1)).not.toMatch(/FOCUS/);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('Y allows it and does not ask again: the same command again runs without a question', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    // Codex 0.171 offers "commands that start with" the whole command line: the same one again.
+    const script = [escalated('touch belltower-answered.txt'), escalated('touch belltower-answered.txt'), text('Both done.')];
+    const { api, tmux, close, cwd } = await blockedCodex('always', script);
+    try {
+      expect(tmux.screen()).toMatch(/don't ask again for commands that start with/);
+      tmux.keys('Y');
+      // Nobody answers a second question: the turn ends only if the second command was not asked.
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'codex') === 'done', 60_000);
+      expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(true);
+      expect(api.mainRequests()).toHaveLength(3);
+      expect(tmux.screen()).toContain('You approved codex to always run commands that start with');
+    } finally {
+      await close();
+    }
+  }, 150_000);
+});

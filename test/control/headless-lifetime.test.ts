@@ -5,19 +5,17 @@
  * ones ended, so a script could not reconnect a lost remote tile). Also what plain `ls` prints of
  * a tile's notice. Every wait has a generous deadline; no speed is asserted.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TileInfo } from '../../src/control/protocol.js';
 import { waitFor } from '../session/helpers.js';
+import { BELLTOWER_CLI, belltowerCli } from '../support/belltower-cli.js';
 
-const run = promisify(execFile);
-const repo = join(import.meta.dirname, '..', '..');
-const bin = join(repo, 'bin', 'belltower.js');
+
 
 let state = '';
 let work = '';
@@ -34,16 +32,8 @@ afterEach(() => {
 });
 
 const env = () => ({ ...process.env, BELLTOWER_STATE_DIR: state, CI: '' });
+const cli = (...args: string[]) => belltowerCli([...args, '--session', 'life'], { env: env(), cwd: work });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args, '--session', 'life'], { env: env(), cwd: work });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 async function ls(): Promise<TileInfo[]> {
   const listed = await cli('ls', '--json');
@@ -53,7 +43,7 @@ async function ls(): Promise<TileInfo[]> {
 
 /** `run --headless SPEC…`; resolves its exit status (or 'running' while it runs). */
 function headless(...specs: string[]): { exited: Promise<number | null>; status: () => number | null | 'running' } {
-  const started = spawn(process.execPath, [bin, 'run', '--headless', '--session', 'life', ...specs], { env: env(), cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
+  const started = spawn(process.execPath, [BELLTOWER_CLI, 'run', '--headless', '--session', 'life', ...specs], { env: env(), cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
   child = started;
   let status: number | null | 'running' = 'running';
   const exited = new Promise<number | null>((resolve) =>

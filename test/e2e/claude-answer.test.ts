@@ -7,11 +7,9 @@
  *
  * Skips (with the reason) when the pinned CLI cannot be installed or tmux is missing.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClaudeHome } from '../support/claude-home.js';
 import type { InstallResult } from '../support/claude-install.js';
@@ -21,17 +19,11 @@ import type { MessageReply, MessagesRequest, RecordedRequest } from '../support/
 import { sleep } from '../support/fake-server.js';
 import { headerOf, stateOf, Tmux } from '../support/tmux.js';
 import type { TileInfo } from '../../src/control/protocol.js';
+import { belltowerCli } from '../support/belltower-cli.js';
 
-/** The built CLI against the belltower in `dir` (its state folder): status and output. */
-async function cli(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BELLTOWER_BIN, ...args], { env: { ...process.env, BELLTOWER_STATE_DIR: join(dir, 'state') } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+/** The CLI against the belltower whose state folder is under `dir`. */
+const cli = (dir: string, args: string[]) => belltowerCli(args, { env: { ...process.env, BELLTOWER_STATE_DIR: join(dir, 'state') } });
+
 
 let install: InstallResult = { ok: false, reason: 'not attempted' };
 

@@ -240,8 +240,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     await s.run.submit('Create the file');
     await s.run.wait('blocked', '30s');
     // The dialog is drawn a moment after OSC 7501 says blocked: ls shows its options once it is.
-    type Request = { id: string; options: { key: string; label: string; answer: string | null }[] };
-    const request = await dialogInLs(s.run) as Request;
+    const request = await s.run.pendingRequest();
     expect(request.options.map((o) => o.answer)).toEqual(['allow', 'always', 'deny']);
     const answered = await s.run.cli('answer', '1', 'allow', '--request', request.id);
     expect(answered.stderr).toBe('');
@@ -263,7 +262,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     await settle(s.run);
     await s.run.submit('Create the file');
     await s.run.wait('blocked', '30s');
-    const request = (await dialogInLs(s.run)) as { id: string };
+    const request = await s.run.pendingRequest();
     const denied = await s.run.cli('answer', '1', 'deny', '--message', 'leave the files alone', '--request', request.id);
     expect(denied.stderr).toBe('');
     expect(denied.code).toBe(0);
@@ -458,14 +457,3 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     }
   }, 120_000);
 });
-
-/** The tile's pending request once its dialog is drawn (a moment after it says blocked), from ls --json. */
-async function dialogInLs(run: { cli(...args: string[]): Promise<{ stdout: string }> }): Promise<{ id: string; options: unknown[] }> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const [tile] = JSON.parse((await run.cli('ls', '--json')).stdout) as { request?: { id: string; options: unknown[] } }[];
-    if (tile?.request && tile.request.options.length > 0) return tile.request;
-    if (Date.now() > deadline) throw new Error(`no dialog in ls --json after 15 s: ${JSON.stringify(tile)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

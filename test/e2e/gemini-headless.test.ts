@@ -221,7 +221,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await settle(s.run);
       await s.run.submit('Create the file');
       await s.run.wait('blocked', '30s');
-      const { options } = (await dialogInLs(s.run)) as { options: { answer: string | null }[] };
+      const { options } = await s.run.pendingRequest();
       expect(options.map((o) => o.answer)).toContain('allow');
       expect(options.map((o) => o.answer)).toContain('deny');
       const answered = await s.run.cli('answer', '1', 'allow');
@@ -238,7 +238,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await settle(s.run);
       await s.run.submit('Create the file');
       await s.run.wait('blocked', '30s');
-      await dialogInLs(s.run);
+      await s.run.pendingRequest();
       const denied = await s.run.cli('answer', '1', 'deny');
       expect(denied.stderr).toBe('');
       expect(denied.code).toBe(0);
@@ -335,14 +335,3 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     expect(fs.readFileSync(path.join(s.dir, 'state', 'log', 'belltower.log'), 'utf8')).toMatch(/chose not to trust/);
   }, 90_000);
 });
-
-/** The tile's pending request once its dialog is drawn (a moment after it says blocked), from ls --json. */
-async function dialogInLs(run: { cli(...args: string[]): Promise<{ stdout: string }> }): Promise<{ id: string; options: unknown[] }> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const [tile] = JSON.parse((await run.cli('ls', '--json')).stdout) as { request?: { id: string; options: unknown[] } }[];
-    if (tile?.request && tile.request.options.length > 0) return tile.request;
-    if (Date.now() > deadline) throw new Error(`no dialog in ls --json after 15 s: ${JSON.stringify(tile)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

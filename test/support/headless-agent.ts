@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { request } from '../../src/control/control-client.js';
+import type { TileInfo } from '../../src/control/protocol.js';
 import { socketPath } from '../../src/control/socket-path.js';
 import { Screen } from '../../src/session/screen.js';
 import { belltowerDirs } from '../../src/platform/state-dir.js';
@@ -160,6 +161,18 @@ export class HeadlessAgent {
     const path = socketPath(belltowerDirs({ env: this.env }).runtime, this.options.session);
     const reply = await request(path, { op: 'send', tile: '1', text, enter });
     if (!reply.ok) throw new Error(`send over the control socket failed: ${JSON.stringify(reply)}`);
+  }
+
+  /** Tile 1's pending request once its dialog is drawn (a moment after it says blocked), read with
+   * `ls --json` as a script would. */
+  async pendingRequest(timeoutMs = 15_000): Promise<NonNullable<TileInfo['request']>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const [tile] = JSON.parse((await this.cli('ls', '--json')).stdout) as TileInfo[];
+      if (tile?.request && tile.request.options.length > 0) return tile.request;
+      if (Date.now() > deadline) throw new Error(`no dialog in ls --json after ${timeoutMs} ms: ${JSON.stringify(tile)}`);
+      await sleep(200);
+    }
   }
 
   /** `belltower wait 1 --for STATE --timeout T`; throws with the verdict stream when it fails. */

@@ -6,29 +6,19 @@
  * tile; `belltower answer` does the same for the request `ls --json` showed, and refuses (with its
  * own exit status, nothing sent) a request that is no longer the one standing.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TileInfo } from '../../src/control/protocol.js';
+import { belltowerCli } from '../support/belltower-cli.js';
 import { closeAll, simSpec, start } from '../support/grid-session.js';
 import { stateOf, tmuxMissing } from '../support/tmux.js';
 
-const run = promisify(execFile);
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'belltower.js');
 
 afterEach(() => closeAll());
 
-async function cli(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, BELLTOWER_STATE_DIR: join(dir, 'state') };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+
+/** The CLI against the belltower whose state folder is under `dir` (grid-session's start). */
+const cli = (dir: string, args: string[]) => belltowerCli(args, { env: { ...process.env, BELLTOWER_STATE_DIR: join(dir, 'state') } });
 
 async function tiles(dir: string, session: string): Promise<TileInfo[]> {
   const { stdout } = await cli(dir, ['ls', '--json', '--session', session]);

@@ -9,6 +9,7 @@ import xterm from '@xterm/headless';
 import serialize from '@xterm/addon-serialize';
 import type { IBufferCell, Terminal as XtermTerminal } from '@xterm/headless';
 import { useScreenWidths } from './cell-width.js';
+import { clearOnColumnMode } from './column-mode.js';
 import { PspQueryScanner } from './psp-query-scanner.js';
 import { readStyledRow, type ReadOptions } from './row-reader.js';
 import type { StyledRow } from './styled-row.js';
@@ -34,6 +35,8 @@ const PSP_QUERY_ANSWER = '\x1b]7501;?';
 export interface InputModes {
   /** DECCKM: cursor keys as SS3 (ESC O A) instead of CSI (ESC [ A). */
   applicationCursorKeys: boolean;
+  /** DECKPAM (ESC =): keypad keys as SS3 (ESC O q for 1) instead of what they type. */
+  applicationKeypad: boolean;
   /** Pastes wrapped in ESC [ 200~ … ESC [ 201~. */
   bracketedPaste: boolean;
   /** Focus in/out reported as ESC [ I / ESC [ O. */
@@ -88,6 +91,7 @@ export class Screen {
     // The default width table is Unicode 6: newer emoji would be one column and shift the row.
     // Unicode 11, with tmux's rule for emoji joined by a ZWJ (👨‍👩‍👧: one cell of two columns).
     useScreenWidths(this.term);
+    clearOnColumnMode(this.term);
     this.scratch = this.term.buffer.active.getNullCell();
     this.scanner = options.answerPspQuery === false ? undefined : new PspQueryScanner();
 
@@ -239,6 +243,7 @@ export class Screen {
     const modes = this.term.modes;
     return {
       applicationCursorKeys: modes.applicationCursorKeysMode,
+      applicationKeypad: modes.applicationKeypadMode,
       bracketedPaste: modes.bracketedPasteMode,
       sendFocus: modes.sendFocusMode,
       mouseTracking: modes.mouseTrackingMode !== 'none',

@@ -27,9 +27,22 @@ export interface CellStyle {
   readonly underline: boolean;
   readonly inverse: boolean;
   readonly strikethrough: boolean;
-  /** SGR 8: the cell's text is not shown. */
+  /** SGR 8: the cell's text is not shown (the painter still writes it, hidden, as tmux does). */
   readonly invisible: boolean;
+  // The attributes below are rare: absent means off, so the common style stays small and a
+  // painter checks them only when they are there.
+  /** SGR 5 (xterm.js takes SGR 6, rapid blink, for nothing: it is not here). */
+  readonly blink?: boolean;
+  /** SGR 53. */
+  readonly overline?: boolean;
+  /** The underline's shape when it is not one straight line (SGR 21, 4:2 … 4:5); only with
+   * `underline`. */
+  readonly underlineStyle?: UnderlineStyle;
+  /** SGR 58: the underline's own colour (absent: the text's). */
+  readonly underlineColor?: Color;
 }
+
+export type UnderlineStyle = 'double' | 'curly' | 'dotted' | 'dashed';
 
 export const PLAIN_STYLE: CellStyle = Object.freeze({
   fg: DEFAULT_COLOR,

@@ -61,13 +61,23 @@ export function rgbOf256(index: number): [number, number, number] {
   return [gray, gray, gray];
 }
 
-/** The nearest of the 6×6×6 cube and the 24 greys (never 0–15: those are the user's palette). */
+/**
+ * The 256-palette colour tmux gives a 24-bit colour on a terminal without 24-bit colour (its
+ * colour_find_rgb): the cube colour each channel rounds to, unless the grey nearest the channels'
+ * average is closer. Never 0–15: those are the user's palette. The same rule as tmux so that a
+ * tile shows what the same program shows in a tmux pane (test/ui/fidelity-tmux).
+ */
 export function nearest256(r: number, g: number, b: number): number {
-  const level = (v: number) => (v < 48 ? 0 : v < 115 ? 1 : Math.floor((v - 35) / 40));
-  const cube = 16 + 36 * level(r) + 6 * level(g) + level(b);
-  const grayIndex = Math.max(0, Math.min(23, Math.round(((r + g + b) / 3 - 8) / 10)));
-  const gray = 232 + grayIndex;
-  return distance(rgbOf256(cube), [r, g, b]) <= distance(rgbOf256(gray), [r, g, b]) ? cube : gray;
+  const level = (v: number) => (v < 48 ? 0 : v < 114 ? 1 : Math.trunc((v - 35) / 40));
+  const [qr, qg, qb] = [level(r), level(g), level(b)];
+  const cube = 16 + 36 * qr + 6 * qg + qb;
+  const [cr, cg, cb] = rgbOf256(cube);
+  if (cr === r && cg === g && cb === b) return cube;
+  const average = Math.trunc((r + g + b) / 3);
+  const grayIndex = average > 238 ? 23 : Math.trunc((average - 3) / 10);
+  const gray = 8 + 10 * grayIndex;
+  const squared = (x: number, y: number, z: number) => (x - r) ** 2 + (y - g) ** 2 + (z - b) ** 2;
+  return squared(gray, gray, gray) < squared(cr, cg, cb) ? 232 + grayIndex : cube;
 }
 
 function nearest16(rgb: readonly [number, number, number]): number {

@@ -692,8 +692,11 @@ export class GridApp {
     const info = infos[this.ui.selected];
     const screen = info ? this.options.view.screenOf(info.id) : undefined;
     if (!shown || !screen || !screen.cursorVisible || info?.state === 'exited') return null;
-    const { x, y } = screen.cursor;
-    if (x >= shown.body.width || y >= shown.body.height) return null;
+    // After the last column of a line the cursor waits to wrap, one column past it: tmux shows it
+    // on the last column (tty.c), and so does this.
+    const x = Math.min(screen.cursor.x, shown.body.width - 1);
+    const y = screen.cursor.y;
+    if (y >= shown.body.height) return null;
     return { x: shown.body.x + x, y: shown.body.y + y };
   }
 

@@ -50,10 +50,11 @@ export function parseInput(state: ParserState, chunk: string): { state: ParserSt
         }
         return { state: { pending: input.slice(input.length - keep), paste }, events };
       }
-      paste += input.slice(i, end);
+      const last = lastPasteEnd(input, end);
+      paste += input.slice(i, last);
       events.push({ type: 'paste', text: paste });
       paste = null;
-      i = end + PASTE_END.length;
+      i = last + PASTE_END.length;
       continue;
     }
     const ch = input[i]!;
@@ -135,12 +136,30 @@ function readEscape(input: string, at: number): Sequence | 'incomplete' {
   if (next === 'O') {
     const final = input[at + 2];
     if (final === undefined) return 'incomplete';
-    return { length: 3, name: SS3_NAMES[final] ?? `ss3-${final}` };
+    const keypad = KEYPAD_TEXT[final];
+    return { length: 3, name: SS3_NAMES[final] ?? (keypad === undefined ? `ss3-${final}` : keypad === '\n' ? 'enter' : keypad) };
   }
   if (next === '\x1b') return { length: 1, name: 'escape' };
   const code = input.codePointAt(at + 1)!;
   const ch = String.fromCodePoint(code);
   return { length: 1 + ch.length, name: `alt-${plainKeyName(ch)}` };
+}
+
+/**
+ * The keypad in application mode (DECKPAM, which the UI sets on the user's terminal as tmux does)
+ * sends SS3 with these finals; outside that mode it types these characters. The table is tmux's
+ * (input-keys.c), Enter's line feed included. A keypad key is named by what it types, so the
+ * keymap and the forms take the keypad's 1 for 1 and its Enter for Enter.
+ */
+const KEYPAD_TEXT: Readonly<Record<string, string>> = {
+  o: '/', j: '*', m: '-', k: '+', n: '.', M: '\n',
+  p: '0', q: '1', r: '2', s: '3', t: '4', u: '5', v: '6', w: '7', x: '8', y: '9',
+};
+
+/** What the keypad key `raw` (ESC O q) types outside application keypad mode ('1'), or undefined
+ * when `raw` is not a keypad key. */
+export function keypadText(raw: string): string | undefined {
+  return raw.length === 3 && raw.startsWith('\x1bO') ? KEYPAD_TEXT[raw[2]!] : undefined;
 }
 
 const SS3_NAMES: Record<string, string> = { A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', P: 'f1', Q: 'f2', R: 'f3', S: 'f4' };
@@ -170,6 +189,22 @@ function isParam(code: number): boolean {
 
 function isIntermediate(code: number): boolean {
   return code >= 0x20 && code <= 0x2f;
+}
+
+/**
+ * Where the paste whose first end marker is at `end` really ends. Pasted text can hold the end
+ * marker itself (a terminal does not escape it): then the terminal's own marker follows, and
+ * what lies between was pasted too. Ending at the first marker forwarded the rest as typed keys
+ * and the real marker after them, out of order (`xy^[[201~` for a pasted `x^[[201~y`, issue
+ * 29). So the paste ends at the last end marker before the next paste starts, among the bytes
+ * already read: a paste cut across reads after an embedded marker still ends at that marker.
+ */
+function lastPasteEnd(input: string, end: number): number {
+  const nextStart = input.indexOf(PASTE_START, end + PASTE_END.length);
+  const limit = nextStart < 0 ? input.length : nextStart;
+  let last = end;
+  for (let at = input.indexOf(PASTE_END, end + PASTE_END.length); at >= 0 && at + PASTE_END.length <= limit; at = input.indexOf(PASTE_END, at + PASTE_END.length)) last = at;
+  return last;
 }
 
 /** How many characters at the end of `text` are a proper prefix of `marker`. */

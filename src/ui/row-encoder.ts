@@ -4,7 +4,7 @@
  * disagree on, so a disagreement stays inside that cell instead of shifting the rest of the row
  * (and the neighbouring tile).
  */
-import type { CellStyle, Color, StyledRow } from '../session/styled-row.js';
+import type { CellStyle, Color, StyledRow, UnderlineStyle } from '../session/styled-row.js';
 import { fitColor, type ColorDepth } from './color-depth.js';
 
 /** Starts with a full reset so the row never inherits the style of whatever was painted before. */
@@ -17,7 +17,7 @@ export function encodeRow(row: StyledRow, x: number, depth: ColorDepth): string 
       out += sgr(run.style, depth);
       current = run.style;
     }
-    out += run.style.invisible ? ' '.repeat(run.width) : run.isolated ? withoutTrailingJoiner(run.text) : run.text;
+    out += run.isolated ? withoutTrailingJoiner(run.text) : run.text;
     column += run.width;
     if (run.isolated && !agreedWide(run.text)) out += `\x1b[${column + 1}G`;
   }
@@ -45,11 +45,37 @@ export function sgr(style: CellStyle, depth: ColorDepth): string {
   if (style.dim) params += ';2';
   if (style.italic) params += ';3';
   if (style.underline) params += ';4';
+  if (style.blink) params += ';5';
   if (style.inverse) params += ';7';
+  // Hidden text is written, hidden, as tmux does: what a terminal keeps of it (a selection, a
+  // copy) is the program's text, not blanks.
+  if (style.invisible) params += ';8';
   if (style.strikethrough) params += ';9';
+  if (style.overline) params += ';53';
   params += colorParams(fitColor(style.fg, depth), 30);
   params += colorParams(fitColor(style.bg, depth), 40);
-  return `\x1b[${params}m`;
+  let out = `\x1b[${params}m`;
+  // The underline's shape and colour go in sequences of their own, in the colon form terminals
+  // that know them read: a terminal that does not drops that sequence and keeps the reset, the
+  // colours and a plain underline, where one sequence for all would lose them all.
+  if (style.underline && style.underlineStyle) out += `\x1b[4:${UNDERLINE_CODES[style.underlineStyle]}m`;
+  if (style.underlineColor) out += underlineColor(fitColor(style.underlineColor, depth));
+  return out;
+}
+
+const UNDERLINE_CODES: Record<UnderlineStyle, number> = { double: 2, curly: 3, dotted: 4, dashed: 5 };
+
+/** SGR 58 for `color`: there is no 16-colour form, so a palette colour goes by its index. */
+function underlineColor(color: Color): string {
+  switch (color.kind) {
+    case 'default':
+      return '';
+    case 'ansi16':
+    case 'ansi256':
+      return `\x1b[58:5:${color.index}m`;
+    case 'rgb':
+      return `\x1b[58:2::${color.r}:${color.g}:${color.b}m`;
+  }
 }
 
 function colorParams(color: Color, base: 30 | 40): string {
@@ -75,7 +101,12 @@ function sameStyle(a: CellStyle, b: CellStyle): boolean {
     a.strikethrough === b.strikethrough &&
     a.invisible === b.invisible &&
     sameColor(a.fg, b.fg) &&
-    sameColor(a.bg, b.bg)
+    sameColor(a.bg, b.bg) &&
+    // The rare attributes: absent on plain text, so these are four comparisons of undefined.
+    a.blink === b.blink &&
+    a.overline === b.overline &&
+    a.underlineStyle === b.underlineStyle &&
+    (a.underlineColor === b.underlineColor || (a.underlineColor !== undefined && b.underlineColor !== undefined && sameColor(a.underlineColor, b.underlineColor)))
   );
 }
 

@@ -6,7 +6,7 @@
 import type { AnswerChoice } from '../control/protocol.js';
 import type { InputModes } from '../session/screen.js';
 import type { TileStateName } from '../verdict/state.js';
-import type { InputEvent } from './input-parser.js';
+import { keypadText, type InputEvent } from './input-parser.js';
 import { DOUBLE_PRESS_MS, gridAction, showKey } from './keymap.js';
 import { looked, NO_ATTENTION, toggleMute } from './attention.js';
 import type { Attention } from './attention.js';
@@ -490,7 +490,7 @@ function focusInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step 
     effects.push({ type: 'prompt', tileId: tile.id, local: (state.typed ?? '').trimStart().startsWith('/') });
     return { state: lookAt({ ...state, typed: '' }, tile), effects };
   }
-  return { state: lookAt({ ...state, typed: nextTyped(state.typed, event.name, event.raw) }, tile), effects };
+  return { state: lookAt({ ...state, typed: nextTyped(state.typed, event.name, keypadText(event.raw) ?? event.raw) }, tile), effects };
 }
 
 /** Only a line's start matters (a slash command): a longer line is not kept whole. */
@@ -507,9 +507,13 @@ function nextTyped(typed: string | null, name: string, raw: string): string | nu
   return null;
 }
 
-/** Cursor keys as the program asked for them: SS3 in application cursor mode (DECCKM). */
+/** Cursor keys as the program asked for them: SS3 in application cursor mode (DECCKM); keypad keys
+ * (which the user's terminal sends as SS3, in the application keypad mode the UI sets) as SS3 in
+ * application keypad mode (DECKPAM) and as the characters they type otherwise, as tmux does. */
 export function encodeKey(raw: string, modes: InputModes | undefined): string {
   if (modes?.applicationCursorKeys && /^\x1b\[[ABCDHF]$/.test(raw)) return `\x1bO${raw[2]}`;
+  const keypad = keypadText(raw);
+  if (keypad !== undefined) return modes?.applicationKeypad ? raw : keypad;
   return raw;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The user's terminal, owned whole while the UI runs: the only writer to it and the only reader of
- * its keyboard. Entering switches to the alternate screen with raw input, bracketed paste and focus
- * reporting; restoring undoes exactly that, once, synchronously — it is safe to call from any exit
+ * its keyboard. Entering switches to the alternate screen with raw input, bracketed paste, focus
+ * reporting and the application keypad; restoring undoes exactly that, once, synchronously — it is safe to call from any exit
  * path, a crash handler included.
  */
 import type { ReadStream, WriteStream } from 'node:tty';
@@ -10,6 +10,7 @@ export const ENTER_SEQUENCE = [
   '\x1b[?1049h', // alternate screen (saves the cursor)
   '\x1b[?2004h', // bracketed paste
   '\x1b[?1004h', // focus reporting
+  '\x1b=', // application keypad, as tmux sets it (smkx): keypad keys come as ESC O q, not 1, and go on as the tile asked
   '\x1b[?25l', // the frame writer shows the cursor where a focused tile has it
   '\x1b[0m\x1b[2J',
 ].join('');
@@ -23,6 +24,7 @@ export const RESTORE_SEQUENCE = [
   '\x1b[?1006l\x1b[?1000l', // mouse reports off (harmless when they were never on)
   '\x1b[?1004l',
   '\x1b[?2004l',
+  '\x1b>', // numeric keypad
   '\x1b[?25h',
   '\x1b[?1049l', // main screen (restores the cursor)
 ].join('');

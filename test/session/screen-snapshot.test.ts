@@ -41,7 +41,7 @@ describe('Screen: snapshot and restore', () => {
     await after.restore(before.snapshot(100));
     expect(after.rowText(0)).toBe('hello');
     expect(after.title).toBe('');
-    expect(after.inputModes).toEqual({ applicationCursorKeys: false, bracketedPaste: false, sendFocus: false, mouseTracking: false });
+    expect(after.inputModes).toEqual({ applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false, sendFocus: false, mouseTracking: false });
     expect(osc).toEqual([]);
   });
 

@@ -55,6 +55,11 @@ export class Tmux {
     this.tmux('set-hook', '-g', 'alert-bell', `run-shell "echo bell >> ${this.bellFile}"`);
   }
 
+  /** The server's socket, for a client attached from elsewhere. */
+  get socketPath(): string {
+    return this.socket;
+  }
+
   tmux(...args: string[]): string {
     return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
   }

@@ -42,6 +42,19 @@ describe('parseInput', () => {
     expect(names(parseAll('\x1b[200~hel', 'lo\x1b[20', '1~').events)).toEqual(['paste:hello']);
   });
 
+  it('ends a paste at its last end marker: pasted text holding the marker stays whole, in order (issue 29)', () => {
+    // The terminal does not escape a marker inside the pasted text: its own follows.
+    expect(names(parseAll('\x1b[200~x\x1b[201~y\x1b[201~z').events)).toEqual(['paste:x\x1b[201~y', 'z']);
+    // Two pastes in one read stay two.
+    expect(names(parseAll('\x1b[200~a\x1b[201~b\x1b[200~c\x1b[201~').events)).toEqual(['paste:a', 'b', 'paste:c']);
+  });
+
+  it('names keypad keys in application keypad mode by what they type, keeping their bytes (issue 29)', () => {
+    const { events } = parseAll('\x1bOq\x1bOu\x1bOM\x1bOj\x1bOp\x1bOn\x1bOo\x1bOk\x1bOm');
+    expect(names(events)).toEqual(['1', '5', 'enter', '*', '0', '.', '/', '+', '-']);
+    expect(events.map((e) => (e.type === 'key' ? e.raw : ''))).toEqual(['\x1bOq', '\x1bOu', '\x1bOM', '\x1bOj', '\x1bOp', '\x1bOn', '\x1bOo', '\x1bOk', '\x1bOm']);
+  });
+
   it('reads focus reports as focus events, not keys', () => {
     expect(names(parseAll('\x1b[Ix\x1b[O').events)).toEqual(['focus:true', 'x', 'focus:false']);
   });

@@ -6,7 +6,7 @@ import { layout } from '../../src/ui/layout.js';
 import { handleInput, INITIAL_UI, needsYou } from '../../src/ui/ui-state.js';
 import type { InputContext, TileSummary, UiEffect, UiState } from '../../src/ui/ui-state.js';
 
-const plainModes = { applicationCursorKeys: false, bracketedPaste: false, sendFocus: false, mouseTracking: false };
+const plainModes = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false, sendFocus: false, mouseTracking: false };
 
 function tiles(...states: TileSummary['state'][]): TileSummary[] {
   return states.map((state, i) => ({ id: i + 1, state, sinceMs: 1000, modes: plainModes }));
@@ -138,6 +138,22 @@ describe('focus mode', () => {
     expect(type(focused, paste, ctx(one)).effects).toEqual([{ type: 'write', tileId: 1, data: 'hello\rworld' }]);
     const wants = [{ ...one[0]!, modes: { ...plainModes, bracketedPaste: true } }];
     expect(type(focused, paste, ctx(wants)).effects).toEqual([{ type: 'write', tileId: 1, data: '\x1b[200~hello\rworld\x1b[201~' }]);
+  });
+
+  it('sends keypad keys the way the agent asked: SS3 in application keypad mode, what they type otherwise, as tmux does (issue 29)', () => {
+    const keypad = '\x1bOq\x1bOu\x1bOM\x1bOj\x1bOp\x1bOn\x1bOo\x1bOk\x1bOm\x1bOw\x1bOx\x1bOy\x1bOt\x1bOv\x1bOr\x1bOs';
+    const app = [{ ...one[0]!, modes: { ...plainModes, applicationKeypad: true } }];
+    const sent = (tiles: TileSummary[]) => type(focused, keypad, ctx(tiles)).effects.flatMap((e) => (e.type === 'write' ? [e.data] : []));
+    expect(sent(app)).toEqual(keypad.split(/(?=\x1b)/));
+    // tmux's table (input-keys.c): the keypad's Enter is a line feed outside keypad mode.
+    expect(sent(one)).toEqual(['1', '5', '\n', '*', '0', '.', '/', '+', '-', '7', '8', '9', '4', '6', '2', '3']);
+  });
+
+  it('a paste holding the end marker reaches an agent without bracketed paste byte for byte (issue 29)', () => {
+    const data = (tiles: TileSummary[]) => type(focused, '\x1b[200~x\x1b[201~y\x1b[201~', ctx(tiles)).effects.flatMap((e) => (e.type === 'write' ? [e.data] : [])).join('');
+    expect(data(one)).toBe('x\x1b[201~y');
+    // An agent that asked for bracketed paste gets it wrapped, as tmux's paste-buffer -p does (the text unchanged inside).
+    expect(data([{ ...one[0]!, modes: { ...plainModes, bracketedPaste: true } }])).toBe('\x1b[200~x\x1b[201~y\x1b[201~');
   });
 
   it('sends cursor keys the way the agent asked: SS3 in application cursor mode', () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tryInstallCodex } from '../support/claude-install.js';
 import type { InstallResult } from '../support/claude-install.js';
+import { belltowerCli } from '../support/belltower-cli.js';
 import { BELLTOWER_BIN, REPO } from '../support/claude-in-tmux.js';
 import { createCodexHome } from '../support/codex-home.js';
 import { exec, startFakeOpenAI, text } from '../support/fake-openai.js';
@@ -35,7 +36,7 @@ async function blockedCodex(name: string, script: Reply[]) {
   const dir = mkdtempSync(join(tmpdir(), `belltower-codex-${name}-`));
   const env: Record<string, string | undefined> = { ...home.env, BELLTOWER_CODEX_BIN: install.ok ? install.bin : '', BELLTOWER_STATE_DIR: join(dir, 'state'), CI: undefined };
   const command = `'${process.execPath}' '${BELLTOWER_BIN}' codex --session codex-${name} 2> ${dir}/stderr; echo "EXIT=$?" > ${dir}/exit; sleep 600`;
-  const tmux = new Tmux({ cols: 120, rows: 40, command, env, cwd: home.cwd });
+  const tmux = new Tmux({ cols: 200, rows: 40, command, env, cwd: home.cwd });
   const close = async () => {
     tmux.keys('q');
     const quit = await tmux.waitFor('quit', (s) => s.includes('quit belltower?') || existsSync(join(dir, 'exit')), 15_000).catch(() => '');
@@ -56,7 +57,9 @@ async function blockedCodex(name: string, script: Reply[]) {
     await tmux.waitFor('the request sent', () => api.mainRequests().length > 0, 15_000);
     tmux.keys('C-\\');
     await tmux.waitFor('blocked, with its dialog', (s) => stateOf(s, 1, 'codex') === 'blocked' && s.includes('Yes, proceed'), 30_000);
-    return { api, tmux, close, cwd: home.cwd };
+    /** The belltower CLI, as a script beside the grid runs it. */
+    const cli = (...args: string[]) => belltowerCli([...args, '--session', `codex-${name}`], { env: { ...process.env, ...env } as NodeJS.ProcessEnv, cwd: home.cwd });
+    return { api, tmux, close, cwd: home.cwd, cli };
   } catch (error) {
     await close();
     throw error;
@@ -91,6 +94,41 @@ describe('answering the real Codex from the grid (tmux)', () => {
       expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(true);
       expect(api.mainRequests()).toHaveLength(3);
       expect(tmux.screen()).toContain('You approved codex to always run commands that start with');
+    } finally {
+      await close();
+    }
+  }, 150_000);
+
+  it('a stale press: the deny form opened on one request, and the request replaced before ⏎, is refused and sends nothing', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const script = [escalated('touch belltower-first.txt'), escalated('touch belltower-second.txt'), text('Both done.')];
+    const { api, tmux, close, cwd, cli } = await blockedCodex('stale', script);
+    try {
+      // T opens the one-line field for the request shown now: the first command.
+      tmux.keys('T');
+      await tmux.waitFor('the deny form', (s) => s.includes('deny and tell 1 codex'));
+      // Meanwhile a script answers that request, and Codex asks the second.
+      const allowed = await cli('answer', '1', 'allow');
+      expect(allowed.stderr).toBe('');
+      expect(allowed.code).toBe(0);
+      await tmux.until('the first command run', () => existsSync(join(cwd, 'belltower-first.txt')), 30_000);
+      await tmux.until('the second request', () => api.mainRequests().length === 2, 30_000);
+      await tmux.waitFor('blocked on the second', (s) => stateOf(s, 1, 'codex') === 'blocked' && s.includes('belltower-second.txt'), 30_000);
+      const before = tmux.screen();
+      tmux.type('use a different name');
+      tmux.keys('Enter');
+      const refused = await tmux.waitFor('the refusal', (s) => s.includes('changed since it was shown'), 15_000);
+      expect(refused).toContain('nothing sent');
+      // Nothing reached Codex: still asking about the second command, which has not run.
+      expect(stateOf(refused, 1, 'codex')).toBe('blocked');
+      expect(existsSync(join(cwd, 'belltower-second.txt'))).toBe(false);
+      expect(api.mainRequests()).toHaveLength(2);
+      expect(before).toContain('belltower-second.txt');
+      // The second request, now shown, is answered by one key as usual.
+      tmux.keys('y');
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'codex') === 'done', 30_000);
+      expect(existsSync(join(cwd, 'belltower-second.txt'))).toBe(true);
+      expect(api.mainRequests()).toHaveLength(3);
     } finally {
       await close();
     }

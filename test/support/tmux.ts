@@ -7,7 +7,7 @@
 import { STATE_LOOK } from '../../src/ui/format.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import pty from 'node-pty';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,12 +26,16 @@ export interface TmuxOptions {
   /** Environment for that command (complete: the server starts with it). */
   env: Record<string, string | undefined>;
   cwd?: string;
+  /** Run the server (and so the window's command) as this user, not as the test's own (root in
+   * CI): for agents that must not run as root. Every tmux command then runs as that user too. */
+  runAs?: { uid: number; gid: number } | null;
 }
 
 export class Tmux {
   readonly dir: string;
   private readonly socket: string;
   private readonly bellFile: string;
+  private readonly user: { uid: number; gid: number } | Record<string, never>;
   private closed = false;
 
   constructor(options: TmuxOptions) {
@@ -41,11 +45,13 @@ export class Tmux {
     writeFileSync(this.bellFile, '');
     const script = join(this.dir, 'run.sh');
     writeFileSync(script, `${options.command}\n`, { mode: 0o700 });
+    this.user = options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {};
+    if (options.runAs) for (const path of [this.dir, script, this.bellFile]) chownSync(path, options.runAs.uid, options.runAs.gid);
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
     execFileSync(
       'tmux',
       ['-S', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(options.cols), '-y', String(options.rows), `sh ${script}`],
-      { env: { ...env, TMUX: '' }, cwd: options.cwd ?? process.cwd() },
+      { env: { ...env, TMUX: '' }, cwd: options.cwd ?? process.cwd(), ...this.user },
     );
     // Count every bell the window rings; keep the window when its command ends so the screen after
     // exit can be read.
@@ -61,7 +67,7 @@ export class Tmux {
   }
 
   tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8', ...this.user });
   }
 
   /** Keys as tmux names them (`Enter`, `C-\\`, `Escape`, `z`). */

@@ -11,6 +11,8 @@ import { whyNote } from '../verdict/why-log.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { readDuration } from './duration.js';
 import type { Output } from './output.js';
+import { GitError } from '../worktree/git-command.js';
+import { diffText } from '../worktree/worktree-changes.js';
 
 export const TIMEOUT_EXIT = 124;
 
@@ -252,4 +254,30 @@ function formatSince(ms: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/**
+ * `belltower diff TILE`: what the tile's folder changed, as `git diff` shows it — against HEAD,
+ * committed work aside, untracked files included (docs/design.md, "Worktrees"). Colours when
+ * stdout is a terminal (`color`), plain text otherwise. Exit 0 with the diff (empty: no changes),
+ * 1 when the folder is not in a git repository or git fails, 2 for a usage error.
+ */
+export async function diffCommand(tile: string, flags: { session?: string; color?: boolean }, out: Output): Promise<number> {
+  const reply = await call(out, flags.session, { op: 'why', tile });
+  if (typeof reply === 'number') return reply;
+  if (!reply.ok) return fail(out, reply.error);
+  if (!('why' in reply)) return fail(out, 'unexpected reply');
+  const cwd = reply.tile.cwd;
+  if (!cwd || reply.tile.remote) return fail(out, `tile ${reply.tile.id} runs ${reply.tile.remote ? 'on another machine' : 'in no known folder'}: there is nothing here to diff`);
+  try {
+    const text = await diffText(cwd, 'HEAD', { color: flags.color === true });
+    if (text !== '') out.line(text.replace(/\n$/, ''));
+    return 0;
+  } catch (error) {
+    if (error instanceof GitError) {
+      if (error.reason === 'failed' && /not a git repository/i.test(error.stderr)) return fail(out, `tile ${reply.tile.id}'s folder ${cwd} is not in a git repository: there is nothing to diff`);
+      return fail(out, `tile ${reply.tile.id}: ${error.message}`);
+    }
+    throw error;
+  }
 }

@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
-import { addCommand, answerCommand, closeCommand, lsCommand, renameCommand, restartCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
+import { addCommand, answerCommand, closeCommand, diffCommand, lsCommand, renameCommand, restartCommand, sendCommand, waitCommand, whyCommand } from './control-commands.js';
 import type { SendFlags } from './control-commands.js';
 import { STATE_NAMES } from '../control/protocol.js';
 import { demoCommand } from './demo-command.js';
@@ -132,6 +132,13 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .option('--json', 'one JSON object')
     .option('--session <name>', 'which running belltower')
     .action(async (tile: string, flags: { json?: boolean; session?: string }) => setExit(await whyCommand(tile, flags, out)));
+
+  program
+    .command('diff')
+    .description("what a tile's folder changed, as git diff shows it (untracked files included); coloured on a terminal")
+    .argument('<tile>')
+    .option('--session <name>', 'which running belltower')
+    .action(async (tile: string, flags: { session?: string }) => setExit(await diffCommand(tile, { ...flags, color: process.stdout.isTTY === true }, out)));
 
   program
     .command('send')

@@ -1,0 +1,82 @@
+/**
+ * What a folder changed against a base commit, exactly as git shows it: committed and uncommitted
+ * edits of tracked files and the files git does not track yet but would (untracked, not
+ * ignored) — `git diff BASE` as it would print after `git add --intent-to-add` of those files.
+ * That is done on a copy of the index, so the user's own index (what they staged) is never
+ * touched and nothing is written into the repository. The header's `+120 −8 · 4 files` and the
+ * review are the same diff, counted or printed.
+ */
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { git, type GitOptions } from './git-command.js';
+
+export interface FileChange {
+  path: string;
+  /** Lines added and removed; null for a binary file (git's `-`). */
+  added: number | null;
+  removed: number | null;
+}
+
+export interface Changes {
+  files: FileChange[];
+  added: number;
+  removed: number;
+}
+
+/** The most a diff may print before it is refused (an agent that wrote a huge file git does not
+ * ignore must not fill belltower's memory). */
+export const MAX_DIFF_BYTES = 32 * 1024 * 1024;
+
+export interface ChangesOptions {
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `git diff --numstat -z`'s records: `added\tremoved\tpath\0` (renames are off). */
+export function parseNumstat(text: string): FileChange[] {
+  return text
+    .split('\0')
+    .filter((record) => record !== '')
+    .map((record) => {
+      const [added = '', removed = '', ...name] = record.split('\t');
+      return { path: name.join('\t'), added: added === '-' ? null : Number(added), removed: removed === '-' ? null : Number(removed) };
+    });
+}
+
+/**
+ * Run `args` (a `git diff …`) in `cwd` with the untracked files marked intent-to-add, on a private
+ * copy of the index that is removed afterwards.
+ */
+async function withUntrackedShown(cwd: string, options: ChangesOptions, args: readonly string[], extra: Partial<GitOptions> = {}): Promise<string> {
+  const env = options.env ? { env: options.env } : {};
+  const indexPath = (await git(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd, ...env })).stdout.trim();
+  const dir = mkdtempSync(path.join(tmpdir(), 'belltower-index-'));
+  const index = path.join(dir, 'index');
+  try {
+    if (existsSync(indexPath)) copyFileSync(indexPath, index);
+    const own = { cwd, ...env, indexFile: index };
+    await git(['add', '--intent-to-add', '--ignore-errors', '--', '.'], own);
+    return (await git(args, { ...own, maxBytes: MAX_DIFF_BYTES, ...extra })).stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function changesSince(cwd: string, base: string, options: ChangesOptions = {}): Promise<Changes> {
+  const files = parseNumstat(await withUntrackedShown(cwd, options, ['diff', '--numstat', '-z', '--no-renames', base, '--', '.']));
+  const sum = (pick: (f: FileChange) => number | null) => files.reduce((total, f) => total + (pick(f) ?? 0), 0);
+  return { files, added: sum((f) => f.added), removed: sum((f) => f.removed) };
+}
+
+/** `feat-login +120 −8 · 4 files`: the header's words for a branch and its changes. */
+export function changesWords(branch: string | null, changes: Changes): string {
+  const count = changes.files.length;
+  const stat = count === 0 ? 'no changes' : `+${changes.added} −${changes.removed} · ${count} ${count === 1 ? 'file' : 'files'}`;
+  return branch ? `${branch} ${stat}` : stat;
+}
+
+/** The changes hunk by hunk, as `git diff BASE` prints them; `color`: git's own colours (for a
+ * terminal), else plain text. */
+export async function diffText(cwd: string, base: string, options: ChangesOptions & { color?: boolean } = {}): Promise<string> {
+  return withUntrackedShown(cwd, options, ['diff', options.color ? '--color=always' : '--no-color', '--no-renames', base, '--', '.']);
+}

@@ -195,6 +195,8 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
 
   const quiet = captureStray(log);
   let app: GridApp | null = null;
+  /** The chrome's row cache at work (rows built and reused), for the log at the end. */
+  let rowCacheStats: (() => object) | null = null;
   let finishing = false;
   const settings = new Map<number, TileSettings>();
   const extras = new Map<number, TileExtras>();
@@ -325,7 +327,9 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     }
     saver?.changed();
     if (!finishing) {
-      const { GridApp } = await loadingApp;
+      const { GridApp, inkRowCacheOn, inkRowCacheStats } = await loadingApp;
+      log('info', 'grid loaded', { inkRowCache: inkRowCacheOn });
+      rowCacheStats = inkRowCacheStats;
       app = new GridApp({
         initial: initialUi,
         onUiChange: () => saver?.changed(),
@@ -363,7 +367,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     for (const listener of outerRejection) process.on('unhandledRejection', listener);
     process.stdout.off('error', onStdoutError);
     removeExitHook();
-    if (app) log('info', 'ui painted', { ...app.stats });
+    if (app) log('info', 'ui painted', { ...app.stats, ...(rowCacheStats ? { inkRows: rowCacheStats() } : {}) });
     if (saver) log('info', 'workspace state', { file: stateFile, ...saver.stats });
   }
   // The table in the README: a crash is 1; a signal 128 + its number; else how the tiles ended.

@@ -14,7 +14,8 @@ import { installInkRowCache } from './ink-row-cache.js';
 
 // Before the first frame: Ink's own frame builder costs as much for one changed header as for a
 // new screen (docs/performance.md). It stays Ink's own on any other Ink version.
-await installInkRowCache();
+/** Whether Ink's frames are built by the row cache (the log says, at start). */
+export const inkRowCacheOn = await installInkRowCache();
 
 /** What Ink needs of a stdout: a size, resize events, and somewhere to put frames. */
 class FrameSink extends EventEmitter {

@@ -46,6 +46,9 @@ import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 const PEEK_KEY = -1;
 const PREVIEW_KEY = -1_000_000_000;
 
+export { inkRowCacheOn } from './chrome-renderer.js';
+export { inkRowCacheStats } from './ink-row-cache.js';
+
 export interface TerminalPort {
   readonly cols: number;
   readonly rows: number;

@@ -55,8 +55,12 @@ const stats: Omit<RowCacheStats, 'rowsHeld'> = { rowsBuilt: 0, rowsReused: 0, fr
 const rows = new Map<string, string>();
 let installed: { Output: OutputClass; original: InkOutput['get'] } | null = null;
 
-/** Ink's installed version and its Output class, loaded from the module Ink itself renders with. */
+/** Ink's installed version and its Output class, loaded from the module Ink itself renders with:
+ * in the bundled CLI, the bundle's copy its entry hands over (scripts/bundle.mjs); unbundled,
+ * Ink's own file. */
 async function loadInkOutput(): Promise<{ version: string; Output: OutputClass }> {
+  const bundled = (globalThis as Record<symbol, unknown>)[Symbol.for('belltower.bundled-ink-output')] as { version?: unknown; Output?: unknown } | undefined;
+  if (bundled && typeof bundled.version === 'string' && typeof bundled.Output === 'function') return { version: bundled.version, Output: bundled.Output as OutputClass };
   const require = createRequire(import.meta.url);
   const entry = require.resolve('ink'); // …/ink/build/index.js
   const root = path.dirname(path.dirname(entry));

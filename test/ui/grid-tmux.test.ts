@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, exited, expectRestored, headers, keepFolder, simSpec, start } from '../support/grid-session.js';
+import { closeAll, exited, expectRestored, headers, keepFolder, quitCleanly, simSpec, start } from '../support/grid-session.js';
 import { headerOf, stateOf, tmuxMissing } from '../support/tmux.js';
 
 const missing = tmuxMissing();
@@ -141,6 +141,20 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     expect(await exited(tmux, dir)).toBe(0);
     expectRestored(tmux, dir);
   });
+
+  it('the CLI as users run it (the bundle) builds Ink\'s frames with the row cache', async () => {
+    const { tmux, dir } = start([simSpec('a', 'work:600')], { cols: 100, rows: 30 });
+    await tmux.waitFor('the tile', (s) => headers(s).length === 1);
+    // A few frames with the header's age ticking: rows the cache builds, and reuses.
+    await tmux.waitFor('its age ticking', (s) => /working · [^·]+ · [3-9]s/.test(s), 30_000);
+    await quitCleanly(tmux, dir);
+    const log = readFileSync(join(dir, 'state', 'log', 'belltower.log'), 'utf8');
+    expect(log).toMatch(/grid loaded.*"inkRowCache":true/);
+    // Patched on a class the bundle does not render with, the cache would build no row at all.
+    const painted = JSON.parse(log.split('\n').find((line) => line.includes('"ui painted"')) ?? '{}') as { data?: { inkRows?: { rowsBuilt: number; rowsReused: number } } };
+    expect(painted.data?.inkRows?.rowsBuilt).toBeGreaterThan(0);
+    expect(painted.data?.inkRows?.rowsReused).toBeGreaterThan(0);
+  }, 60_000);
 
   it('restores the terminal after a crash, and says in one line where the details are', async () => {
     const dir0 = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-crash-')));

@@ -4,7 +4,7 @@
  * left behind.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,7 +49,8 @@ describe.skipIf(tmuxMissing() !== null || probe === null)('a full disk while the
     const state = smallDisk()!;
     const { tmux, dir } = start(['sh -c "echo ready; exec sleep 600"', 'sh -c "echo two; exec sleep 600"', '--session', 'full'], { cols: 120, rows: 30 }, [], { env: { BELLTOWER_STATE_DIR: state } });
     await tmux.waitFor('the grid', (s) => /belltower · 2 tiles/.test(s) && s.includes('ready'));
-    await tmux.until('the first save', () => readdirSync(join(state, 'workspaces')).includes('full.json'), 10_000);
+    // The grid can show before the first save has made its folder.
+    await tmux.until('the first save', () => existsSync(join(state, 'workspaces')) && readdirSync(join(state, 'workspaces')).includes('full.json'), 10_000);
     try {
       writeFileSync(join(state, 'filler'), Buffer.alloc(4 * 1024 * 1024));
     } catch {

@@ -16,6 +16,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   sources: 1,
   control: 1,
   session: 1,
+  // git's command line for a tile's worktree and its changes: only platform below it.
+  worktree: 1,
   agents: 2,
   record: 2,
   remote: 2,

@@ -24,7 +24,6 @@ import { parseVersion } from '../agents/agent-version.js';
 import { relayCurlConfig, relayScript } from '../agents/relay-script.js';
 import { withTileHooks } from '../agents/tile-hooks.js';
 import type { TileHooks } from '../agents/tile-hooks.js';
-import type { AgentName } from '../agents/profile.js';
 import type { Logger } from '../platform/logger.js';
 import type { HookListener, HookServer } from '../sources/hooks/hook-server.js';
 import { socketPathLimit } from '../platform/state-dir.js';
@@ -56,12 +55,6 @@ export interface RemoteHooksOptions {
   logger: Logger;
   /** The state changed (for `why`). */
   onState?: (state: RemoteHooksState) => void;
-}
-
-/** The agents that get hooks over their ssh connection: Claude Code's settings file is one file
- * (Codex and Gemini run in-band over ssh). */
-export function takesRemoteHooks(agent: AgentName): boolean {
-  return agent === 'claude';
 }
 
 export class RemoteHooks {

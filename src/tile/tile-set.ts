@@ -3,138 +3,53 @@
  * shares one hook server among them, answers the control socket, restarts and closes them one by
  * one, and ends them all.
  */
-import { join, resolve } from 'node:path';
-import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
+import type { Conversation } from '../agents/conversation.js';
 import type { AnswerOutcome } from '../control/control-target.js';
 import type { AnswerChoice, TileInfo } from '../control/protocol.js';
-import { tileNameProblem } from '../control/tile-name.js';
-import type { Logger } from '../platform/logger.js';
-import { launchProblem } from '../session/launch-check.js';
+import { subscribe } from '../session/listeners.js';
 import { routePtyWriteErrors } from '../session/pty-write-errors.js';
-import { HookServer } from '../sources/hooks/hook-server.js';
 import { TERMINAL_SIZE } from '../session/terminal-size.js';
-import type { EndTiming } from '../session/end-session.js';
 import type { WhyEntry } from '../verdict/state.js';
-import type { Timing } from '../verdict/timing.js';
-import { probeAgentVersion } from '../agents/agent-version.js';
-import type { Conversation } from '../agents/conversation.js';
-import { isFolder } from '../platform/paths.js';
-import { printable } from '../platform/printable.js';
-import { takesRemoteHooks } from '../remote/remote-hooks.js';
-import { injects, versionMatters } from './agent-injection.js';
+import { readAddRequest } from './add-request.js';
+import { AllExited } from './all-exited.js';
 import { answerRequest } from './answer-request.js';
 import type { AnswerOptions, AnswerPort } from './answer-request.js';
-import { Tile } from './tile.js';
+import type { Tile } from './tile.js';
 import type { RestoredTile, TileEnd, VerdictChange } from './tile.js';
+import { resumeFailure } from './resume-failure.js';
+import { nameProblem, uniqueName } from './tile-names.js';
+import { firstLaunch, nextLaunch, TileStarter } from './tile-starter.js';
+import type { AddOptions, Launch, TileSetOptions } from './tile-starter.js';
 import type { RingState, TileScreenView, WorkspaceView } from './workspace-view.js';
 
-export interface TileSetOptions {
-  cwd: string;
-  env: Record<string, string | undefined>;
-  cols: number;
-  rows: number;
-  timing: Timing;
-  runtimeDir: string;
-  /** Folder for recordings (one file per tile), or none. */
-  recordDir?: string;
-  captureOutput?: boolean;
-  /** Record the agents' text as received (see Tile). */
-  recordText?: boolean;
-  answerPsp?: boolean;
-  hooks?: boolean;
-  logger: Logger;
-  /** Lines of output each tile keeps above its screen (default: the screen's, 1000). */
-  scrollback?: number;
-  /** How long ending a tile's processes waits at each step (default DEFAULT_END_TIMING). */
-  endTiming?: EndTiming;
-  /** Remote Claude tiles get hooks over their ssh connection (`--remote-hooks`). */
-  remoteHooks?: boolean;
-}
-
-export interface AddOptions {
-  name?: string;
-  /** This tile's size (default: the set's). */
-  cols?: number;
-  rows?: number;
-  /** The folder it runs in (default: the set's). */
-  cwd?: string;
-  /** Variables added to the set's environment for this tile. */
-  env?: Record<string, string>;
-  /** This tile's timing (default: the set's). */
-  timing?: Timing;
-  /** The agent's conversation to resume (default: a fresh one). */
-  conversation?: Conversation | null;
-  /** What the tile showed before belltower restarted. */
-  restored?: RestoredTile;
-  /** Hooks over ssh for this remote tile (default: the set's). */
-  remoteHooks?: boolean;
-}
-
-/** A restored tile whose resumed agent exits by itself this soon, and not with 0, could not
- * resume its conversation (an id the agent no longer knows, a deleted session): it starts again
- * with a new one, and says so. */
-export const RESUME_GRACE_MS = 15_000;
-
-/** How a tile was launched: what a restart launches again. */
-interface Launch {
-  id: number;
-  spec: LaunchSpec;
-  name: string;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** The variables this tile adds to the set's environment (what a restore launches it with). */
-  envOverrides: Record<string, string>;
-  timing: Timing;
-  cols: number;
-  rows: number;
-  run: number;
-  conversation?: Conversation | null;
-  restored?: RestoredTile;
-  remoteHooks: boolean;
-}
+export { nameProblem } from './tile-names.js';
+export type { AddOptions, TileSetOptions } from './tile-starter.js';
 
 export class TileSet implements WorkspaceView {
   readonly tiles: Tile[] = [];
-  private hookServer: HookServer | undefined;
+  private readonly starter: TileStarter;
   private readonly listeners = new Set<(tile: TileInfo) => void>();
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
   private readonly ringListeners = new Set<(id: number, state: RingState) => void>();
   private readonly activityListeners = new Set<(id: number) => void>();
   private readonly restartListeners = new Set<(tile: Tile, previous: Tile) => void>();
   private readonly launches = new Map<number, Launch>();
-  private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
   private nextId = 1;
-  /** Adds and restarts under way: a tile is being started, so the set has not ended (a restart
-   * ends the old run first, which alone looked like every tile had exited: issue 28). */
-  private launching = 0;
-  private readonly allExitedWaiters: (() => void)[] = [];
+  private readonly ending = new AllExited(() => this.tiles.every((tile) => tile.hasExited));
 
   constructor(private readonly options: TileSetOptions) {
     routePtyWriteErrors(options.logger);
+    this.starter = new TileStarter(options);
   }
 
   add(spec: LaunchSpec, options: AddOptions = {}): Promise<Tile> {
-    return this.whileLaunching(() => this.addNow(spec, options));
+    return this.ending.during(() => this.addNow(spec, options));
   }
 
   private async addNow(spec: LaunchSpec, options: AddOptions): Promise<Tile> {
-    const tileName = options.name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));
-    const tile = await this.launch({
-      id: this.nextId++,
-      spec,
-      name: tileName,
-      cwd: options.cwd ?? this.options.cwd,
-      env: options.env ? { ...this.options.env, ...options.env } : this.options.env,
-      envOverrides: options.env ?? {},
-      timing: options.timing ?? this.options.timing,
-      cols: options.cols ?? this.options.cols,
-      rows: options.rows ?? this.options.rows,
-      run: 1,
-      ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
-      ...(options.restored ? { restored: options.restored } : {}),
-      remoteHooks: options.remoteHooks ?? this.options.remoteHooks ?? false,
-    });
+    const name = options.name ?? uniqueName(spec.name, this.tiles.map((t) => t.name));
+    const tile = await this.launch(firstLaunch(this.nextId++, spec, name, options, this.options));
     // The old screen is drawn at the size it had before the grid resizes the tile.
     await tile.session.restored;
     this.tiles.push(tile);
@@ -144,21 +59,9 @@ export class TileSet implements WorkspaceView {
 
   /** A tile the control socket (or the UI's `a`) asks for: its info, or what is wrong with it. */
   async addTile(spec: string, options: { name?: string; cwd?: string } = {}): Promise<TileInfo | string> {
-    let launch: LaunchSpec;
-    try {
-      launch = parseSpec(spec);
-    } catch (error) {
-      if (error instanceof SpecError) return error.message;
-      throw error;
-    }
-    const cwd = resolve(this.options.cwd, options.cwd ?? '.');
-    if (!isFolder(cwd)) return `no such folder: ${cwd}`;
-    const missing = launchProblem(launch.file, cwd, this.options.env);
-    if (missing) return missing;
-    if (options.name !== undefined) {
-      const problem = nameProblem(options.name, this.tiles.map((t) => t.name));
-      if (problem) return problem;
-    }
+    const request = readAddRequest(spec, options, { cwd: this.options.cwd, env: this.options.env, names: this.tiles.map((t) => t.name) });
+    if (typeof request === 'string') return request;
+    const { launch, cwd } = request;
     const tile = await this.add(launch, { ...(options.name ? { name: options.name } : {}), cwd });
     return tile.info();
   }
@@ -190,14 +93,13 @@ export class TileSet implements WorkspaceView {
    * set carry over; `onRestart` tells who holds the old Tile (its screen) to take the new one.
    */
   restart(id: number): Promise<Tile> {
-    return this.whileLaunching(() => this.restartNow(id));
+    return this.ending.during(() => this.restartNow(id));
   }
 
   private async restartNow(id: number): Promise<Tile> {
     const index = this.tiles.findIndex((t) => t.id === id);
     const previous = this.tiles[index];
     if (!previous) throw new Error(`no tile ${id}`);
-    const { cols, rows } = previous.session.screen;
     const size = { cols: previous.session.screen.cols, rows: previous.session.screen.rows };
     await previous.stop();
     // Reconnecting a remote agent whose connection dropped carries on with its conversation.
@@ -206,22 +108,8 @@ export class TileSet implements WorkspaceView {
   }
 
   /** Launch tile `previous` (ended) again in its place, with a fresh conversation or as told. */
-  private async relaunch(index: number, previous: Tile, { cols, rows }: { cols: number; rows: number }, how: { conversation?: Conversation | null; restored?: RestoredTile }): Promise<Tile> {
-    const launched = this.launches.get(previous.id);
-    const tile = await this.launch({
-      id: previous.id,
-      spec: previous.spec,
-      name: previous.name,
-      cwd: previous.cwd,
-      env: launched?.env ?? this.options.env,
-      envOverrides: launched?.envOverrides ?? {},
-      timing: launched?.timing ?? this.options.timing,
-      cols,
-      rows,
-      run: previous.run + 1,
-      remoteHooks: launched?.remoteHooks ?? this.options.remoteHooks ?? false,
-      ...how,
-    });
+  private async relaunch(index: number, previous: Tile, size: { cols: number; rows: number }, how: { conversation?: Conversation | null; restored?: RestoredTile }): Promise<Tile> {
+    const tile = await this.launch(nextLaunch(previous, this.launches.get(previous.id), size, how, this.options));
     this.tiles[index] = tile;
     for (const listener of this.restartListeners) listener(tile, previous);
     return tile;
@@ -232,39 +120,17 @@ export class TileSet implements WorkspaceView {
    * new one, and say so in the tile (above what it prints) and in its info.
    */
   private async resumeFailed(tile: Tile): Promise<void> {
-    const end = tile.ended;
     const index = this.tiles.indexOf(tile);
-    if (index < 0 || !end || end.closed || end.code === 0 || tile.t() > RESUME_GRACE_MS) return;
-    // A remote agent that never got its connection did not refuse the conversation: `r` reconnects.
-    if (tile.connectionLost) return;
-    const screen = tile.session.screen;
-    const said = screen.rowTexts().map((row) => row.trim()).filter((row) => row !== '').slice(-2).join(' ');
-    const how = end.code !== null ? `it exited with code ${end.code}` : (end.error ?? `it ended by ${end.signal ?? 'itself'}`);
-    const note = `could not resume the conversation ${tile.conversation ?? ''} (${how}${said ? `: ${printable(said).slice(0, 200)}` : ''}); started a new one`;
+    const note = index < 0 ? null : resumeFailure(tile);
+    if (note === null) return;
     this.options.logger('warn', `tile ${tile.id}: ${note}`);
+    const screen = tile.session.screen;
     const size = { cols: screen.cols, rows: screen.rows };
-    await this.whileLaunching(async () => {
+    await this.ending.during(async () => {
       await tile.stop();
       if (this.tiles[index] !== tile) return; // closed or restarted meanwhile
       await this.relaunch(index, tile, size, { restored: { note, screen: `\x1b[2m[belltower] ${note}\x1b[0m` } });
     });
-  }
-
-  /** Run a launch (an add, a restart): the set has not ended while it is under way. */
-  private async whileLaunching<T>(launch: () => Promise<T>): Promise<T> {
-    this.launching += 1;
-    try {
-      return await launch();
-    } finally {
-      this.launching -= 1;
-      this.checkAllExited();
-    }
-  }
-
-  /** Tell those waiting for the end of every tile, when that has come. */
-  private checkAllExited(): void {
-    if (this.launching > 0 || this.tiles.some((tile) => !tile.hasExited)) return;
-    for (const waiter of this.allExitedWaiters.splice(0)) waiter();
   }
 
   /** Close one tile: end its processes (reported as closed), free it, and drop it from the set. */
@@ -276,7 +142,7 @@ export class TileSet implements WorkspaceView {
     if (index >= 0) this.tiles.splice(index, 1);
     this.launches.delete(id);
     for (const listener of this.listeners) listener(tile.info());
-    this.checkAllExited();
+    this.ending.check();
   }
 
   /** A tile was restarted: `tile` replaces `previous` (whose screen is disposed). */
@@ -293,42 +159,12 @@ export class TileSet implements WorkspaceView {
 
   /** A tile's screen parsed output. */
   onActivity(listener: (id: number) => void): () => void {
-    this.activityListeners.add(listener);
-    return () => this.activityListeners.delete(listener);
+    return subscribe(this.activityListeners, listener);
   }
 
   private async launch(at: Launch): Promise<Tile> {
     this.launches.set(at.id, at);
-    // A remote agent has hooks only over its connection, when asked for (its version is asked there).
-    const wantsHooks = this.options.hooks !== false && (at.spec.remote ? at.remoteHooks && takesRemoteHooks(at.spec.agent) : injects(at.spec.agent));
-    if (wantsHooks && !this.hookServer) this.hookServer = await HookServer.start({ logger: this.options.logger });
-    // Which hooks an agent takes (and how) depends on its version: ask it, once per launch.
-    const agentVersion = wantsHooks && !at.spec.remote && versionMatters(at.spec.agent) ? await probeAgentVersion(at.spec.file, at.env) : undefined;
-    const runSuffix = at.run > 1 ? `-run${at.run}` : '';
-    const tile = new Tile({
-      ...(at.conversation !== undefined ? { conversation: at.conversation } : {}),
-      ...(at.restored ? { restored: at.restored } : {}),
-      id: at.id,
-      spec: at.spec,
-      name: at.name,
-      run: at.run,
-      cwd: at.cwd,
-      env: at.env,
-      cols: at.cols,
-      rows: at.rows,
-      timing: at.timing,
-      ...(this.options.answerPsp === undefined ? {} : { answerPsp: this.options.answerPsp }),
-      hooks: this.options.hooks !== false,
-      agentVersion,
-      ...(this.hookServer ? { hookServer: this.hookServer } : {}),
-      runtimeDir: this.options.runtimeDir,
-      ...(this.options.recordDir ? { recordPath: join(this.options.recordDir, `${this.stamp}-${at.id}-${at.name}${runSuffix}.jsonl`) } : {}),
-      captureOutput: this.options.captureOutput ?? false,
-      ...(this.options.recordText ? { recordText: true } : {}),
-      logger: this.options.logger,
-      ...(this.options.scrollback !== undefined ? { scrollback: this.options.scrollback } : {}),
-      ...(this.options.endTiming ? { endTiming: this.options.endTiming } : {}),
-      remoteHooks: at.remoteHooks,
+    const tile = await this.starter.start(at, {
       // From the first verdict: a plain command is working from the instant it starts.
       onChange: (change) => {
         for (const listener of this.changeListeners) listener(change);
@@ -352,7 +188,7 @@ export class TileSet implements WorkspaceView {
     // A finished command may already show done when its exit comes: `wait --for exited` still hears it.
     void tile.whenExited().then(() => {
       this.changed(tile);
-      this.checkAllExited();
+      this.ending.check();
     });
     return tile;
   }
@@ -364,18 +200,14 @@ export class TileSet implements WorkspaceView {
 
   /** Every verdict change of every tile. */
   onVerdict(listener: (change: VerdictChange) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
+    return subscribe(this.changeListeners, listener);
   }
 
   /** Resolves once every tile's exit has been reported and no tile is being added or restarted:
    * the tiles of the set at that moment, not those it had when asked (a tile added or restarted
    * since keeps the set running). */
   allExited(): Promise<void> {
-    return new Promise((resolve) => {
-      this.allExitedWaiters.push(resolve);
-      this.checkAllExited();
-    });
+    return this.ending.wait();
   }
 
   /** How each tile ended (undefined: still running), for belltower's exit status. */
@@ -386,7 +218,7 @@ export class TileSet implements WorkspaceView {
   /** End every tile (what quitting and every signal do) and the shared hook server. */
   async stop(): Promise<void> {
     await Promise.all(this.tiles.map((tile) => tile.stop()));
-    await this.hookServer?.close();
+    await this.starter.close();
   }
 
   // ControlTarget
@@ -418,8 +250,7 @@ export class TileSet implements WorkspaceView {
   }
 
   onChange(listener: (tile: TileInfo) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return subscribe(this.listeners, listener);
   }
 
   // WorkspaceView
@@ -454,17 +285,4 @@ export class TileSet implements WorkspaceView {
     const at = this.launches.get(id);
     return at ? { spec: at.spec.spec, cwd: at.cwd, env: at.envOverrides } : undefined;
   }
-}
-
-/** Why `name` cannot name a tile beside the names `taken`, or null. */
-export function nameProblem(name: string, taken: readonly string[]): string | null {
-  const problem = tileNameProblem(name);
-  if (problem) return problem;
-  if (taken.includes(name)) return `another tile is already called "${name}"`;
-  return null;
-}
-
-function uniqueName(base: string, taken: string[]): string {
-  if (!taken.includes(base)) return base;
-  for (let n = 2; ; n++) if (!taken.includes(`${base}-${n}`)) return `${base}-${n}`;
 }

@@ -15,13 +15,20 @@ export function sources(dir: string): string[] {
   });
 }
 
-/** Each file's relative imports and re-exports (`import … from './x.js'`, `export … from`), as files. */
+/** Each file's relative imports and re-exports (`import … from './x.js'`, `export … from`,
+ * `import './x.js'`, `import('./x.js')`), as files. */
 export function importGraph(files: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
     const targets: string[] = [];
     for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)) {
+      const base = path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, '');
+      const found = [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((candidate) => fs.existsSync(candidate));
+      if (found) targets.push(found);
+    }
+    // A side-effect import (`import './x.js'`) runs the module: an edge like any other.
+    for (const match of text.matchAll(/^import\s+'(\.[^']+)'/gm)) {
       const base = path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, '');
       const found = [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((candidate) => fs.existsSync(candidate));
       if (found) targets.push(found);

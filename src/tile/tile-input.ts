@@ -1,0 +1,87 @@
+/**
+ * What the user (or a script) puts into a tile: keystrokes, submitted lines, a look, a size — to
+ * the session, and as evidence where the engine must hear of it. A submitted line's Enter goes
+ * after its text, once the prompt box shows what was typed (only then does the box say what will
+ * be sent, and whether it is a slash command), or after ECHO_WAIT_MS anyway: TUIs treat a burst
+ * ending in CR as a paste.
+ */
+import type { Evidence } from '../record/format.js';
+import type { Session } from '../session/session.js';
+import { echoed, isSlashCommand, promptInput } from './prompt-box.js';
+
+/** How long a submit waits for the box to show what was typed before pressing Enter anyway. */
+const ECHO_WAIT_MS = 1_000;
+
+export interface TileInputOptions {
+  session: Session;
+  /** Input starting with `/` is the agent's own command (AgentProfile.slashCommands). */
+  slashCommands: boolean;
+  /** The tile's exit has been reported: nothing reaches its program any more. */
+  exited(): boolean;
+  ingest(evidence: Evidence): void;
+  now(): number;
+}
+
+export class TileInput {
+  /** Lines sent with Enter whose Enter is not pressed yet (it waits for the box to show them). */
+  private unpressed = 0;
+
+  constructor(private readonly options: TileInputOptions) {}
+
+  /** A line's Enter is still to be pressed: what the tile shows is from before it. */
+  get pending(): boolean {
+    return this.unpressed > 0;
+  }
+
+  type(data: string): void {
+    if (!this.options.exited()) this.options.session.write(data);
+  }
+
+  /** Text, then (with `enter`) the Enter that submits the box: a prompt, never recorded. */
+  send(text: string, enter: boolean): void {
+    const { session, exited, now } = this.options;
+    if (exited()) return;
+    if (text.length > 0) session.write(text);
+    if (!enter) return;
+    this.unpressed += 1;
+    const started = now();
+    const press = (): void => {
+      if (exited()) return void (this.unpressed -= 1);
+      const input = this.boxInput();
+      // Wait (a little) for the box to show the text: only then does it say what will be sent.
+      if (!echoed(input, text) && now() - started < ECHO_WAIT_MS) return void setTimeout(press, 25);
+      session.write('\r');
+      this.prompt(isSlashCommand(input, text));
+      this.unpressed -= 1;
+    };
+    setTimeout(press, text.length > 0 ? 150 : 0);
+  }
+
+  /** The user pressed Enter on a line in the tile: a prompt (`local` for a slash command). */
+  submitted(local: boolean): void {
+    if (!this.options.exited()) this.prompt(local);
+  }
+
+  /** The user looked at the tile: an unseen done becomes idle. */
+  seen(): void {
+    this.options.ingest({ type: 'seen' });
+  }
+
+  resize(cols: number, rows: number): void {
+    const { session } = this.options;
+    if (this.options.exited() || (cols === session.screen.cols && rows === session.screen.rows)) return;
+    session.resize(cols, rows);
+    this.options.ingest({ type: 'resize', cols, rows });
+  }
+
+  private prompt(local: boolean): void {
+    this.options.ingest(local && this.options.slashCommands ? { type: 'prompt', local: true } : { type: 'prompt' });
+  }
+
+  /** The agent's prompt box as the screen shows it (the cursor's row). */
+  private boxInput(): string | undefined {
+    const screen = this.options.session.screen;
+    const { x, y } = screen.cursor;
+    return promptInput(screen.rowText(y), x);
+  }
+}

@@ -21,7 +21,8 @@ export const CLAUDE_EVENT_SINCE: Readonly<Record<string, string>> = {
   PreCompact: '1.0.48',
   UserPromptSubmit: '1.0.54',
   SessionStart: '1.0.62',
-  Notification: '2.0.37',
+  // With the first hooks; 2.0.37 only added `notification_type` (1.0.128 fires it, message only).
+  Notification: '1.0.38',
   SubagentStart: '2.0.43',
   PermissionRequest: '2.0.45',
   TeammateIdle: '2.1.33',

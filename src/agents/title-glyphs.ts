@@ -31,11 +31,11 @@ export const CODEX_TITLE: TitleGlyphs = {
   agent: 'codex',
   working: [BRAILLE],
   atRest: [],
-  unreliable: [
-    // Alternates "[ . ]" / "[ ! ]" while blocked; a title never claims blocked (DESIGN), and
-    // OSC 7501 (which Codex always sends) says blocked with its kind.
-    { pattern: /^\[ [.!] \] Action Required/, detail: 'codex title "Action Required" (not trusted as blocked)', sample: '[ ! ] Action Required' },
-  ],
+  unreliable: [],
+  // Alternates "[ . ]" / "[ ! ]" each second while a view that waits on the user is open (an
+  // approval, a question): 0.150.1 and 0.171 alike, never at other moments. 0.150.1 sends no OSC
+  // 7501, so this is its only word that it asks; the kind is not in the title.
+  asks: [{ pattern: /^\[ [.!] \] Action Required/, kind: 'other', detail: 'codex title "Action Required"', sample: '[ ! ] Action Required' }],
   otherGlyph: 'unknown',
   // The folder name, or "<first prompt> | <folder>": the spinner prefix is gone, so the turn
   // loop is at rest.

@@ -2,6 +2,7 @@
  * The shape of what an agent's window title can tell (its glyph tables are data of each agent's
  * profile, in agents/title-glyphs.ts); the title source reads titles by these rules.
  */
+import type { BlockedKind } from '../verdict/signals.js';
 
 /** An inclusive range of Unicode code points. */
 export interface GlyphRange {
@@ -21,6 +22,10 @@ export interface TitleGlyphs {
   /** Titles the agent shows but that are documented to mislead: always `unknown` with this
    * detail, checked before the glyphs. `sample` is one such title: what a recording keeps. */
   readonly unreliable: readonly { readonly pattern: RegExp; readonly detail: string; readonly sample: string }[];
+  /** Titles in which the agent itself says it waits on the user, and that it shows at no other
+   * moment (checked on every version run): `blocked` with this kind. Checked first. Most agents
+   * have none — a glyph that also shows at rest or for a quiet shell is `unreliable`. */
+  readonly asks?: readonly { readonly pattern: RegExp; readonly kind: BlockedKind; readonly detail: string; readonly sample: string }[];
   /** A title with a leading glyph that is in neither list. */
   readonly otherGlyph: TitleMeaning;
   /** A non-empty title that starts with no glyph at all (a letter, a digit, ASCII). */

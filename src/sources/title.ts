@@ -1,9 +1,11 @@
 /**
  * Title source: what a window title (OSC 0/2) says about an agent, read by its leading glyph.
  *
- * The title is fallback evidence. It can say working, at rest, or "I don't know" — never blocked
- * (Claude shows its idle glyph during a permission prompt; Gemini's ✋ also shows for a quiet
- * shell) and never done (a glyph cannot tell a finished turn from /clear's redraw).
+ * The title is fallback evidence. It can say working, at rest, or "I don't know", and never done
+ * (a glyph cannot tell a finished turn from /clear's redraw). Blocked only where the agent's own
+ * title says so and shows at no other moment (Codex's "Action Required", set by its TUI only while
+ * a view that waits on the user is open): a glyph does not (Claude shows its idle glyph during a
+ * permission prompt; Gemini's ✋ also shows for a quiet shell).
  */
 import type { GlyphRange, TitleGlyphs, TitleMeaning } from './title-rules.js';
 import type { SourceSignal } from '../verdict/signals.js';
@@ -42,6 +44,9 @@ export function classifyTitle(glyphs: TitleGlyphs, title: string): SourceSignal[
   if (text === '') return []; // Codex and Gemini blank the title at exit: the exit says more.
   const detail = `title "${text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX - 1)}…` : text}"`;
 
+  for (const rule of glyphs.asks ?? []) {
+    if (rule.pattern.test(text)) return [{ type: 'blocked', kind: rule.kind, source: 'title', detail: rule.detail }];
+  }
   for (const rule of glyphs.unreliable) {
     if (rule.pattern.test(text)) return [{ type: 'unknown', source: 'title', detail: rule.detail }];
   }
@@ -62,7 +67,7 @@ export function classifyTitle(glyphs: TitleGlyphs, title: string): SourceSignal[
 export function titleForRecording(glyphs: TitleGlyphs, title: string): string {
   const text = title.trim();
   if (text === '') return '';
-  const rule = glyphs.unreliable.find((r) => r.pattern.test(text));
+  const rule = (glyphs.asks ?? []).find((r) => r.pattern.test(text)) ?? glyphs.unreliable.find((r) => r.pattern.test(text));
   if (rule) return rule.sample;
   const cp = text.codePointAt(0) as number;
   if (!isGlyph(cp)) return '...';

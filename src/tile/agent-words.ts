@@ -8,6 +8,7 @@
  */
 import type { Evidence } from '../record/format.js';
 import { parsePsp } from '../sources/psp.js';
+import { codexNotifyWords } from '../sources/hooks/codex-notify.js';
 
 export type WordsFor = 'blocked' | 'done' | 'failed';
 
@@ -27,8 +28,9 @@ export function agentWords(evidence: Evidence): AgentWords | null {
     case 'hook':
       return hookWords(evidence.event, evidence.payload);
     case 'notify': {
-      const message = evidence.payload['last-assistant-message'];
-      return typeof message === 'string' ? words('done', message) : null;
+      // The turn's own final message: the hidden title thread's notify carries the title it made.
+      const message = codexNotifyWords(evidence.payload);
+      return message ? words('done', message) : null;
     }
     case 'osc': {
       if (evidence.code !== 7501 || evidence.payload === '?') return null;

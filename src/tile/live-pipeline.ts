@@ -60,6 +60,8 @@ export interface LivePipelineOptions {
   conversation: ConversationState;
   /** The tile's clock: milliseconds since it started. */
   t(): number;
+  /** When that clock started, in wall-clock time, if it is the wall clock (TilePipeline's epoch). */
+  epoch?: number;
   /** The program wrote (before the chunk goes to the engine). */
   onOutput(): void;
   /** The screen parsed a chunk (after the engine had its turn with it). */
@@ -92,6 +94,7 @@ export class LivePipeline {
       ...(recorder && !setup.recordText ? { recordedForm: recordedForm(profile, { rawOsc: setup.captureOutput ?? false }) } : {}),
       readBanners,
       ...(remote ? { readLogin: createLoginReader(session.screen) } : {}),
+      ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
       onEffects: (effects) => {
         for (const effect of effects) {
           if (effect.type === 'wakeAt') this.schedule(effect.t);

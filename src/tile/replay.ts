@@ -47,7 +47,9 @@ export async function replay(recording: ParsedRecording, options: { tile?: numbe
   const screen = hasPty
     ? new Screen({ cols: header.cols, rows: header.rows, answerPspQuery: header.psp ?? profile.answerPsp, onReply: () => {} })
     : null;
+  const epoch = Date.parse(header.startedAt);
   const pipeline = new TilePipeline({
+    ...(Number.isFinite(epoch) ? { epoch } : {}),
     profile,
     timing: resolveTiming(header.timing ?? {}),
     promptsFromHooks: profile.promptsFromHooks && header.hooks !== false,

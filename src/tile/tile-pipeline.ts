@@ -11,7 +11,7 @@ import type { Evidence } from '../record/format.js';
 import type { Recorder } from '../record/recorder.js';
 import type { Effect } from '../verdict/effects.js';
 import { advance, step } from '../verdict/run.js';
-import type { LoginPrompt, SourceSignal } from '../verdict/signals.js';
+import { stampSignal, type LoginPrompt, type SourceSignal } from '../verdict/signals.js';
 import { initialState, restoredState } from '../verdict/state.js';
 import type { EngineState, RestoredVerdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
@@ -46,6 +46,10 @@ export interface PipelineOptions {
   /** What a recording keeps of evidence (src/record/recorded-form.ts). The engine reads the same
    * form that is recorded, so that replay reproduces every verdict, reasons included. */
   recordedForm?: (evidence: Evidence) => Evidence;
+  /** The wall-clock time (ms since 1970) of the tile's clock's zero, where records carry their own
+   * time: a record's signal is then placed when the agent wrote it (`stampSignal`). Absent: every
+   * signal is as new as its reading. */
+  epoch?: number;
 }
 
 type Item =
@@ -195,7 +199,7 @@ export class TilePipeline {
   private signal(signal: SourceSignal, t: number): void {
     this.signalSeq += 1;
     if (signal.type === 'prompt') this.promptSeq = this.signalSeq;
-    this.emit(step(this.engine, { ...signal, t, seq: this.signalSeq }));
+    this.emit(step(this.engine, stampSignal(signal, t, this.signalSeq, this.options.epoch)));
   }
 
   private emit(result: { state: EngineState; effects: Effect[] }): void {

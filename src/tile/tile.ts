@@ -85,6 +85,8 @@ export class Tile {
     const session = (this.session = finished ? Session.finished(launch.session, finished) : Session.start(launch.session));
     link.started(session.screen, session.pid !== undefined);
     this.live = new LivePipeline({
+      // A tile on an injected clock has no wall-clock zero to place records' own times against.
+      ...(options.now ? {} : { epoch: this.startedAt }),
       setup: options,
       profile,
       session,

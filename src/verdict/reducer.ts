@@ -93,11 +93,31 @@ function notNews(state: EngineState, signal: Signal): string | null {
   // be submitted into its dialog, so a transcript prompt record now was written before the question
   // and read after it (Codex's rollout: 26 ms after OSC 7501 blocked, the tile went back to
   // working). The answer shows as the agent's own working, or the transcript's tool records.
-  if (signal.source === 'transcript' && signal.type === 'turn-start' && signal.real && state.verdict.state === 'blocked' && isFirstParty(state.verdict.source)) {
+  if (signal.source === 'transcript' && signal.type === 'turn-start' && signal.real && state.verdict.state === 'blocked' && (isFirstParty(state.verdict.source) || state.verdict.source === 'title')) {
     return 'the agent says it is blocked; a prompt record cannot answer its question (written before it, read after)';
+  }
+  // Order of production, not of reading: a record the agent wrote before the first-party verdict
+  // the tile shows was decided, and that belltower read only after it, is older than that verdict
+  // and cannot undo it (the same race as above, for any state and any claim: a turn end read after
+  // the next turn's start would end that turn). Bookkeeping (child records, subagents) still counts,
+  // and an interrupt still marks its turn as ended.
+  const verdict = state.verdict;
+  if (signal.producedAt !== undefined && OVERRIDES.has(signal.type) && signal.producedAt < verdict.since && isFirstParty(verdict.source) && verdict.source !== signal.source) {
+    return `stale: written at ${signal.producedAt} ms, before the ${verdict.state} that ${verdict.source} said at ${verdict.since} ms (read after it)`;
+  }
+  // An interrupt ends the turn. Gemini still reports the interrupted tool's end (AfterTool) after
+  // its chat file said "Request cancelled." — 0.2 s to tens of seconds later (0.55, 0.61): taken as
+  // news it showed working for as long, and the next prompt counted as queued behind that turn.
+  // Only a new prompt starts work again; the agent's live status (OSC 7501, its title) is not a
+  // report of the old turn and still counts.
+  if (state.interrupted && !state.turnOpen && signal.type === 'working' && (signal.source === 'hook' || signal.source === 'transcript')) {
+    return 'the interrupted turn\'s own late report (the interrupt ended it)';
   }
   return null;
 }
+
+/** The claims a stale record may not make over a newer first-party verdict (notNews). */
+const OVERRIDES = new Set<Signal['type']>(['turn-start', 'working', 'turn-end', 'at-rest', 'blocked', 'failed']);
 
 function apply(d: Draft): void {
   const s = d.signal;
@@ -112,7 +132,7 @@ function apply(d: Draft): void {
 
   switch (s.type) {
     case 'turn-start':
-      return applyTurnStart(d, s.real);
+      return applyTurnStart(d, s.real, s.begins === true);
     case 'working':
       setFirstPartyClaim(d, 'working');
       if (s.source === 'psp') d.state = { ...d.state, screen: 'working' };
@@ -204,11 +224,15 @@ function apply(d: Draft): void {
   }
 }
 
-function applyTurnStart(d: Draft, real: boolean): void {
+function applyTurnStart(d: Draft, real: boolean, begins: boolean): void {
   const source = d.signal.source;
   if (real && isFirstParty(source)) releaseForPrompt(d);
   setFirstPartyClaim(d, 'working');
-  if (real && source === 'hook' && d.state.turnOpen && !d.state.hold && d.state.verdict.state === 'working') {
+  // An agent that reports a prompt only as its turn begins (Gemini) queues nothing behind a running
+  // turn: the one still open ended unreported (an Esc whose record never came), and counting this
+  // prompt as queued behind it suppressed its own done.
+  if (real && begins && d.state.turnOpen) note(d, 'the turn still open ended unreported: this prompt begins a turn of its own');
+  if (real && !begins && source === 'hook' && d.state.turnOpen && !d.state.hold && d.state.verdict.state === 'working') {
     // Claude fires UserPromptSubmit for a prompt typed mid-turn when it is typed: it waits behind
     // the running turn. Its end is then no done (the agent goes straight on), unless the agent
     // takes the prompt into that turn. Counted from hooks only: a transcript writes the prompt
@@ -466,11 +490,18 @@ function applyPrompt(d: Draft, local: boolean): void {
 /** The title is a fallback: it decides only while no first-party evidence exists and no latch mutes it. */
 function applyTitle(d: Draft): void {
   const s = d.signal;
+  if (s.type === 'blocked') return applyTitleAsks(d, s.kind, s.detail);
   const reading = s.type === 'working' ? 'working' : s.type === 'at-rest' ? 'rest' : s.type === 'unknown' ? 'unknown' : null;
   if (reading === null) return note(d, `ignored: a title cannot say ${s.type}`);
   if (d.state.latched) return note(d, 'ignored: title muted until the next real prompt');
   const before = d.state.screen;
   d.state = { ...d.state, screen: reading };
+  // A request only the title announced ends with the title: the user answered (working again) or
+  // dismissed it (at rest). Codex 0.150.1 says nothing else at either moment.
+  if (d.state.verdict.state === 'blocked' && d.state.verdict.source === 'title' && reading !== 'unknown') {
+    if (reading === 'working') return setVerdict(d, 'working', 'the title works again: you answered');
+    if (d.state.firstPartySeen) return setVerdict(d, 'idle', 'the title is at rest: the request is gone');
+  }
   if (d.state.firstPartySeen) {
     // Gemini fires no hook when a confirmation is approved (with its `1` key, say): the tile stayed
     // blocked until the tool's AfterTool. Its title going back to working is the answer.
@@ -511,6 +542,25 @@ function applyTitle(d: Draft): void {
   }
   if (d.state.verdict.state === 'done') return note(d, 'title at rest; stays done');
   setVerdict(d, 'idle', detail ?? 'title at rest');
+}
+
+/**
+ * The agent's own title says it waits on the user (Codex's "Action Required": 0.150.1 draws its
+ * approval with no OSC 7501 and no hook, so nothing else says it). The request while a turn runs;
+ * an agent that speaks OSC 7501 says blocked there itself, and its working after the answer must not
+ * be undone by a title frame painted before it.
+ */
+function applyTitleAsks(d: Draft, kind: BlockedKind | undefined, detail: string | undefined): void {
+  if (d.state.latched) return note(d, 'ignored: title muted until the next real prompt');
+  const verdict = d.state.verdict;
+  if (verdict.state === 'blocked') return note(d, 'stays blocked: the title says what stands');
+  if (verdict.source === 'psp') return note(d, 'screen reading only: the agent reports its status in OSC 7501');
+  if (verdict.state !== 'working' && verdict.state !== 'unknown' && verdict.state !== 'starting') {
+    return note(d, `ignored: the title asks while the tile is ${verdict.state}`);
+  }
+  if (d.state.hold?.source === 'title') d.state = { ...d.state, hold: null };
+  d.state = { ...d.state, screen: 'rest' };
+  setVerdict(d, 'blocked', detail ?? `needs you: ${kind ?? 'other'}`, { kind: kind ?? 'other' });
 }
 
 function setFirstPartyClaim(d: Draft, claim: 'working' | 'rest'): void {

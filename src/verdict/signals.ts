@@ -78,8 +78,12 @@ export type LoginPrompt = (typeof LOGIN_PROMPTS)[number];
 /** The body of a signal: what the evidence means, without the bookkeeping. */
 export type SignalBody =
   /** A turn began: UserPromptSubmit, a transcript user prompt, Codex task_started, Gemini BeforeAgent.
-   * `real` is false for prompts the agent made itself (a `<task-notification>` from a background task). */
-  | { type: 'turn-start'; real: boolean }
+   * `real` is false for prompts the agent made itself (a `<task-notification>` from a background task).
+   * `begins`: the agent reports the prompt as it starts the turn on it, never as it is typed (Gemini
+   * fires BeforeAgent when the prompt goes to the model; a message typed mid-turn waits in its own
+   * queue until then), so it is never queued behind a running turn: a turn still open then ended
+   * without a word. */
+  | { type: 'turn-start'; real: boolean; begins?: true }
   /** The agent is working: a tool started or finished, OSC 7501 working, a title spinner. */
   | { type: 'working'; detail?: string }
   /** The agent's main loop stopped: Stop, transcript turn_duration, OSC 7501 done, Codex notify,
@@ -157,11 +161,31 @@ export type SignalType = SignalBody['type'];
 /** A signal: its meaning, where it came from, when, and its place in the order of truth. */
 export type Signal = SignalBody & {
   source: SourceName;
-  /** Milliseconds on the tile's clock (since the recording started). */
+  /** Milliseconds on the tile's clock (since the recording started): when belltower read it. */
   t: number;
   /** Strictly increasing per tile; orders signals that share a millisecond. */
   seq: number;
+  /** When the agent wrote the record this came from, on the tile's clock (≤ t), when the record
+   * says so: a log is read after it is written, sometimes after newer evidence from a live channel
+   * (OSC 7501, a hook). Absent for live evidence, which is read as it is produced. */
+  producedAt?: number;
 };
 
-/** What a source hands over before the session stamps `t` and `seq`. */
-export type SourceSignal = SignalBody & { source: SourceName };
+/** What a source hands over before the session stamps `t` and `seq`. `wall`: when the agent wrote
+ * the record, in ms since the Unix epoch, from the record's own timestamp; the stamping turns it
+ * into `producedAt` on the tile's clock (`wall − the tile's epoch`, at most `t`). */
+export type SourceSignal = SignalBody & { source: SourceName; wall?: number };
+
+/**
+ * A source's signal stamped for the engine: read at `t` with sequence number `seq`. A record's own
+ * time (`wall`) becomes `producedAt` on the tile's clock, given the tile's epoch (ms since the Unix
+ * epoch at its clock's zero: the recording header's `startedAt`); never after `t`, so a clock step
+ * cannot put a record in the future.
+ */
+export function stampSignal(signal: SourceSignal, t: number, seq: number, epoch?: number): Signal {
+  const { wall, ...rest } = signal;
+  // Dropping one optional field keeps each member of the union as it was.
+  const body = rest as SignalBody & { source: SourceName };
+  if (wall === undefined || epoch === undefined || !Number.isFinite(wall)) return { ...body, t, seq };
+  return { ...body, t, seq, producedAt: Math.min(t, wall - epoch) };
+}

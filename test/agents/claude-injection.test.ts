@@ -109,6 +109,9 @@ describe('prepareClaudeSession', () => {
     for (const event of [...CLAUDE_HTTP_EVENTS, ...CLAUDE_COMMAND_ONLY_EVENTS]) expect(CLAUDE_EVENT_SINCE[event], event).toBeDefined();
     expect(claudeEventsFor('2.1.78', ['StopFailure', 'PostCompact'])).toEqual(['StopFailure', 'PostCompact']);
     expect(claudeEventsFor('2.1.77', ['StopFailure', 'PostCompact'])).toEqual(['PostCompact']);
+    // Notification came with the first hooks (1.0.128 fires it at a permission dialog, its only
+    // word for one); PermissionRequest only with 2.0.45.
+    expect(claudeEventsFor('1.0.128', ['Notification', 'PermissionRequest', 'Stop'])).toEqual(['Notification', 'Stop']);
   });
 
   it('its hooks reach the server: an HTTP hook as Claude sends it, and SessionStart through the relay', async () => {

@@ -277,6 +277,36 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       const lines = await quitAndCheck(s, 'hooks-interrupt');
       expect(linesOf(lines, 'hook', (l) => l.event === 'AfterAgent')[0]?.payload).toMatchObject({ prompt_response: '[no response text]' });
     }, 90_000);
+
+    // Issue 24, item 7: the interrupted tool's AfterTool came after the turn had ended, flipped the
+    // tile back to working, and the next prompt then counted as queued behind it: no done.
+    it('Esc during a shell command: the tool\'s late AfterTool is the ended turn\'s; the next prompt ends in one done', async (ctx) => {
+      ready(ctx);
+      const s = await start([shell('sleep 6'), text('Second answer.')]);
+      await settle(s.run);
+      const mark = s.run.verdicts.length;
+      await s.run.submit('Sleep for a while');
+      await s.run.untilRecorded('BeforeTool', (l) => l.type === 'hook' && l.event === 'BeforeTool', 15_000);
+      await sleep(1_000);
+      await s.run.type('\x1b');
+      const interrupt = await s.run.until('the interrupt', () => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), 15_000);
+      // The cancelled shell's end, which Gemini still reports: AfterTool, after the interrupt.
+      const late = await s.run.untilRecorded('the late AfterTool', (l) => l.type === 'hook' && l.event === 'AfterTool', 20_000);
+      const interruptLine = s.run.recording().find((l) => l.type === 'verdict' && l.reason === 'interrupted');
+      expect(late.seq).toBeGreaterThan(interruptLine?.seq ?? Infinity);
+      expect(interrupt.source).toBe('transcript');
+      await sleep(1_000);
+      expect(s.run.verdicts.at(-1)?.to, s.run.describe(mark)).toBe('idle');
+      const second = s.run.verdicts.length;
+      await s.run.submit('Now answer');
+      await s.run.wait('done', '30s');
+      await sleep(1_000);
+      expect(s.run.verdicts.slice(second).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'done/hook']);
+      expect(s.run.verdicts.slice(mark).filter((v) => v.to === 'done')).toHaveLength(1);
+      const lines = await quitAndCheck(s, 'hooks-interrupt-tool');
+      const events = hookEvents(lines).filter((e) => e !== 'SessionStart' && e !== 'SessionEnd');
+      expect(events.slice(0, 2)).toEqual(['BeforeAgent', 'BeforeTool']);
+    }, 120_000);
   });
 
   describe('title only (--no-hooks)', () => {

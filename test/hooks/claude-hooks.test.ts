@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claudeHookSignals, claudeTranscriptSwitch } from '../../src/sources/hooks/claude-hooks.js';
+import { claudeHookForRecording, claudeHookSignals, claudeTranscriptSwitch } from '../../src/sources/hooks/claude-hooks.js';
 import { claude } from './claude-payload-shapes.js';
 
 const map = (payload: { hook_event_name: string }) => claudeHookSignals(payload.hook_event_name, payload);
@@ -68,6 +68,22 @@ describe('claude hook → signals', () => {
     expect(map(claude.notifyElicitation)[0]).toMatchObject({ type: 'blocked', kind: 'question' });
     expect(map(claude.notifyIdle)).toEqual([]);
     expect(map(claude.notifyAuth)).toEqual([]);
+  });
+
+  it('an untyped Notification (Claude Code before 2.0.37) is read by its words: the permission one blocks, the idle one says nothing', () => {
+    // 1.0.128, observed: ~6 s after the dialog, and 60 s after a turn; no notification_type.
+    const base = { session_id: 's', transcript_path: '/t.jsonl', cwd: '/w', hook_event_name: 'Notification' };
+    const said = (message: string) => map(Object.assign({ message }, base));
+    expect(said('Claude needs your permission to use Bash')).toEqual([
+      { type: 'blocked', kind: 'permission', reminder: true, detail: 'Claude needs your permission', source: 'hook' },
+    ]);
+    expect(said('Claude is waiting for your input')).toEqual([]);
+    expect(map(base)).toEqual([]);
+    // The recording keeps the words it read (the fixed ones, not the tool), so a replay blocks the same way.
+    const kept = claudeHookForRecording('Notification', { ...base, message: 'Claude needs your permission to use Bash' });
+    expect(kept).toEqual({ session_id: 's', hook_event_name: 'Notification', message: 'Claude needs your permission' });
+    expect(claudeHookSignals('Notification', kept)).toEqual(said('Claude needs your permission to use Bash'));
+    expect(claudeHookForRecording('Notification', { ...base, message: 'Claude is waiting for your input' })).toEqual({ session_id: 's', hook_event_name: 'Notification' });
   });
 
   it('/clear and /compact are quiet latches; other session ends are session-end', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codexNotifySignals } from '../../src/sources/hooks/codex-notify.js';
+import { codexNotifySignals, codexNotifyWords } from '../../src/sources/hooks/codex-notify.js';
 import { geminiHookSignals } from '../../src/sources/hooks/gemini-hooks.js';
 
 /** Gemini 0.61 payload shapes from shared/facts/other-agents.md. */
@@ -15,7 +15,8 @@ const gm = (p: { hook_event_name: string }) => geminiHookSignals(p.hook_event_na
 
 describe('gemini hook → signals', () => {
   it('maps a turn: BeforeAgent → tools → permission → AfterAgent', () => {
-    expect(gm(g('BeforeAgent', { prompt: 'hi' }))).toEqual([{ type: 'turn-start', real: true, source: 'hook' }]);
+    // `begins`: fired as the prompt goes to the model, so never a prompt queued behind a turn.
+    expect(gm(g('BeforeAgent', { prompt: 'hi' }))).toEqual([{ type: 'turn-start', real: true, begins: true, source: 'hook' }]);
     expect(gm(g('BeforeTool', { tool_name: 'run_shell_command', tool_input: {} }))).toEqual([
       { type: 'working', detail: 'run_shell_command', source: 'hook' },
     ]);
@@ -66,6 +67,37 @@ describe('codex notify → signals', () => {
   it("drops the hidden title thread's notify", () => {
     const title = { ...turn, 'thread-id': '0199-title', 'input-messages': ['Generate a concise, single-line task title for: add a test'] };
     expect(codexNotifySignals(title)).toEqual([]);
+  });
+
+  it("the tile's words are the turn's own final message, never the title thread's generated title (issue 24, item 5)", () => {
+    // Both notifies of a real 0.171.0 first turn (fixtures/codex-0.171.0/plain.jsonl), trimmed.
+    const titleThread = {
+      type: 'agent-turn-complete',
+      'thread-id': '01a22c46-792b-7a50-91c8-9bde9fb1a47f',
+      'turn-id': '01a22c46-793f-7e10-a4a9-17a255b35086',
+      cwd: '/tmp/belltower-codex-project-ITZXxl',
+      client: 'codex-tui',
+      'input-messages': [
+        'Generate a concise, single-line task title of at most 36 characters and under five words where possible. Start with an imperative verb. … Do not answer the request.\n\nUser prompt:\nSay something short for the belltower codex test',
+      ],
+      'last-assistant-message': 'Fake task title',
+    };
+    const userTurn = {
+      ...titleThread,
+      'thread-id': '01a22c46-7623-7f81-999f-a2650334186b',
+      'turn-id': '01a22c46-78a2-7fd2-8e44-f48ef0e9b1e5',
+      'input-messages': ['Say something short for the belltower codex test'],
+      'last-assistant-message': 'Belltower codex answer.',
+    };
+    expect(codexNotifyWords(userTurn)).toBe('Belltower codex answer.');
+    expect(codexNotifyWords(titleThread)).toBeNull();
+    // Whichever order they come in, the words that stand are the answer's.
+    const said = (payloads: unknown[]): string | null => payloads.map(codexNotifyWords).reduce<string | null>((last, words) => words ?? last, null);
+    expect(said([titleThread, userTurn])).toBe('Belltower codex answer.');
+    expect(said([userTurn, titleThread])).toBe('Belltower codex answer.');
+    expect(codexNotifyWords({ ...userTurn, 'last-assistant-message': null })).toBeNull();
+    expect(codexNotifyWords({ ...userTurn, 'last-assistant-message': '' })).toBeNull();
+    expect(codexNotifyWords({ type: 'approval-requested' })).toBeNull();
   });
 
   it('ignores anything else', () => {

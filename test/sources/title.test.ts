@@ -49,12 +49,13 @@ describe('classifyTitle: Codex', () => {
     expect(read(CODEX_TITLE, 'fix the tests | belltower')).toBe('at-rest');
   });
 
-  it('reads "Action Required" as unknown, never blocked', () => {
-    for (const title of ['[ . ] Action Required | belltower', '[ ! ] Action Required | belltower']) {
-      const [signal] = classifyTitle(CODEX_TITLE, title);
-      expect(signal?.type).toBe('unknown');
-      expect(signal && 'detail' in signal ? signal.detail : '').toMatch(/Action Required/);
+  it('reads "Action Required" as blocked: Codex sets it only while a view that waits on the user is open (0.150.1 says nothing else)', () => {
+    for (const title of ['[ . ] Action Required | belltower', '[ ! ] Action Required | Create the file | belltower']) {
+      expect(classifyTitle(CODEX_TITLE, title)).toEqual([{ type: 'blocked', kind: 'other', source: 'title', detail: 'codex title "Action Required"' }]);
     }
+    // Only as Codex writes it, at the start: a prompt or folder that quotes it is a title like any other.
+    expect(read(CODEX_TITLE, 'why does it say [ ! ] Action Required | belltower')).toBe('at-rest');
+    expect(read(CODEX_TITLE, '⠋ [ ! ] Action Required | belltower')).toBe('working');
   });
 
   it('reads an empty title (at exit) as no evidence, and other glyphs as unknown', () => {

@@ -18,6 +18,13 @@ describe('agentWords', () => {
     expect(agentWords({ type: 'osc', code: 7501, payload: `state=error:msg=${b64('API Error: 400 bad request')}` })).toEqual({ for: 'failed', text: 'API Error: 400 bad request' });
   });
 
+  it("takes a Codex tile's words from its turn's notify, never from the hidden title thread's (issue 24, item 5)", () => {
+    const titleThread = { type: 'agent-turn-complete', 'thread-id': 't2', 'input-messages': ['Generate a concise, single-line task title for: fix the tests'], 'last-assistant-message': 'Fix failing tests' };
+    expect(agentWords({ type: 'notify', payload: titleThread })).toBeNull();
+    const turn = { ...titleThread, 'thread-id': 't1', 'input-messages': ['fix the tests'], 'last-assistant-message': 'All green now.' };
+    expect(agentWords({ type: 'notify', payload: turn })).toEqual({ for: 'done', text: 'All green now.' });
+  });
+
   it('reads nothing from what carries no words, or not for the tile itself', () => {
     expect(agentWords({ type: 'hook', event: 'Notification', payload: { session_id: 's', notification_type: 'idle_prompt', message: 'Claude is waiting for your input' } })).toBeNull();
     expect(agentWords({ type: 'osc', code: 7501, payload: `state=working:id=job:msg=${b64('child')}` })).toBeNull();

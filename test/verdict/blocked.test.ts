@@ -136,3 +136,67 @@ describe("a reminder of the request (Claude's Notification)", () => {
     expect(s.state.verdict.kind).toBe('permission');
   });
 });
+
+describe("a request only the agent's title announces (Codex 0.150.1: no OSC 7501, no hook at an approval)", () => {
+  // Codex's codex-rs TUI: "[ ! ] / [ . ] Action Required" each second while a view that waits on the user is open.
+  const spinner = { type: 'working', detail: 'title "⠋ belltower"' } as const;
+  const folder = { type: 'at-rest', detail: 'title "belltower"' } as const;
+  const asks = { type: 'blocked', kind: 'other', detail: 'codex title "Action Required"' } as const;
+  const turnEnd = { type: 'turn-end', detail: 'last message: 13 chars' } as const;
+  const codex = () => new Scenario({ promptsFromHooks: false, titleRestIsDone: true });
+
+  it('the first turn (only the title, then notify): blocked and rung once however often it blinks; the spinner after the answer is working; done', () => {
+    const s = codex()
+      .at(400, 'title', folder)
+      .at(2_500, 'user', { type: 'prompt' })
+      .at(2_520, 'title', spinner)
+      .at(3_500, 'title', asks)
+      .at(4_500, 'title', asks)
+      .at(5_500, 'title', asks)
+      .at(6_000, 'title', spinner)
+      .at(6_100, 'title', folder)
+      .at(6_850, 'notify', turnEnd)
+      .until(60_000);
+    expect(s.states).toEqual(['idle', 'working', 'blocked', 'working', 'done']);
+    expect(s.state.verdict.source).toBe('notify');
+    expect(s.rings).toEqual(['blocked', 'done']);
+  });
+
+  it('a later turn, its rollout followed (first-party evidence seen): still blocked, and the answer ends it', () => {
+    const s = codex()
+      .at(1_000, 'transcript', { type: 'turn-start', real: true })
+      .at(1_010, 'title', spinner)
+      .at(2_000, 'title', asks)
+      .at(2_030, 'transcript', { type: 'turn-start', real: true }) // a record written before the question, read after it
+      .at(5_000, 'title', spinner)
+      .at(5_600, 'transcript', turnEnd)
+      .until(60_000);
+    expect(s.states).toEqual(['working', 'blocked', 'working', 'done']);
+    expect(s.rings).toEqual(['blocked', 'done']);
+  });
+
+  it('dismissed (the title at rest again, the turn over): idle, not a done', () => {
+    const s = codex().at(1_000, 'transcript', { type: 'turn-start', real: true }).at(2_000, 'title', asks).at(4_000, 'title', folder).until(60_000);
+    expect(s.states).toEqual(['working', 'blocked', 'idle']);
+    expect(s.rings).toEqual(['blocked']);
+  });
+
+  it('an agent that speaks OSC 7501 (Codex 0.171) has said blocked first: the title changes nothing, and a late frame cannot undo the answer', () => {
+    const s = codex()
+      .at(1_000, 'psp', { type: 'working' })
+      .at(1_240, 'psp', { type: 'blocked', kind: 'permission' })
+      .at(2_000, 'title', asks)
+      .at(9_000, 'psp', { type: 'working' })
+      .at(9_010, 'title', asks)
+      .at(9_100, 'psp', turnEnd)
+      .until(60_000);
+    expect(s.states.slice(0, 3)).toEqual(['working', 'blocked', 'working']);
+    expect(s.state.verdict.kind).not.toBe('other');
+    expect(s.count('blocked')).toBe(1);
+  });
+
+  it('never at rest: a title that asks while the tile is idle or done is no request of a turn', () => {
+    const s = codex().at(1_000, 'transcript', { type: 'turn-start', real: true }).at(2_000, 'notify', turnEnd).until(5_000).at(6_000, 'title', asks).until(60_000);
+    expect(s.states).toEqual(['working', 'done']);
+  });
+});

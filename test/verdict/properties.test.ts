@@ -100,11 +100,14 @@ describe('engine properties', () => {
     );
   });
 
-  it('the title alone never decides once first-party evidence exists', () => {
+  it('the title alone never decides once first-party evidence exists, but for a request only it announces (Codex 0.150.1) and that request\'s end', () => {
+    // The agent's own "Action Required" title, and the title leaving it: nothing first-party says either.
+    const titleRequest = (v: { state: string; reason: string }) =>
+      v.state === 'blocked' || v.reason === 'the title works again: you answered' || v.reason === 'the title is at rest: the request is gone';
     fc.assert(
       fc.property(evidence, fc.boolean(), (items, hooks) => {
         for (const { effect, state } of run(items, hooks).effects) {
-          if (effect.type === 'verdict' && effect.verdict.source === 'title') expect(state.firstPartySeen).toBe(false);
+          if (effect.type === 'verdict' && effect.verdict.source === 'title' && !titleRequest(effect.verdict)) expect(state.firstPartySeen).toBe(false);
         }
       }),
       { numRuns: 400 },

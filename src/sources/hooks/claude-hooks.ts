@@ -75,8 +75,26 @@ function mapEvent(event: string, payload: unknown): Body[] {
   }
 }
 
+/**
+ * A Notification without a `notification_type` (Claude Code before 2.0.37: 1.0.128 sends
+ * `{message: "Claude needs your permission to use Bash"}` ~6 s after drawing the dialog, and "Claude
+ * is waiting for your input" 60 s after a turn) is read by its words: only the permission one
+ * says anything new.
+ */
+const UNTYPED_PERMISSION = 'Claude needs your permission';
+
+/** The fixed words of an untyped permission Notification, or undefined: all that is read of it
+ * (the tool named after them is the agent's text; the tile's words come from the evidence). */
+function untypedPermission(message: unknown): string | undefined {
+  return typeof message === 'string' && /^Claude needs your permission\b/.test(message) ? UNTYPED_PERMISSION : undefined;
+}
+
 function notification(p: z.infer<typeof P.Notification>): Body | undefined {
   const type = p.notification_type;
+  if (type === undefined) {
+    const words = untypedPermission(p.message);
+    return words ? { type: 'blocked', kind: 'permission', reminder: true, detail: words } : undefined;
+  }
   // idle_prompt fires 60 s after a turn ended: it repeats what the Stop said. No new evidence.
   // A reminder: before Claude Code had PermissionRequest it was the request's only hook, and it
   // still is for a dialog no other hook announces; once a request stands it adds nothing.
@@ -144,6 +162,8 @@ export function claudeHookForRecording(event: string, payload: Record<string, un
       break;
     case 'Notification':
       Object.assign(out, pick(payload, ['notification_type']));
+      // Without a type the words are what is read: keep the fixed words that mean something.
+      if (!('notification_type' in payload) && untypedPermission(payload.message)) out.message = untypedPermission(payload.message);
       break;
     case 'SessionEnd':
       Object.assign(out, pick(payload, ['reason']));

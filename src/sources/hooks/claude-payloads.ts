@@ -19,7 +19,8 @@ export const Stop = Base.extend({
 });
 export const StopFailure = Base.extend({ error: z.unknown().optional(), last_assistant_message: z.unknown().optional() });
 export const PermissionRequest = Base.extend({ tool_name: z.string().optional() });
-export const Notification = Base.extend({ notification_type: z.string(), message: z.string().optional() });
+// `notification_type` came with Claude Code 2.0.37; 1.0.x (1.0.128 observed) sends only the message.
+export const Notification = Base.extend({ notification_type: z.string().optional(), message: z.string().optional() });
 export const SessionEnd = Base.extend({ reason: z.string() });
 export const SessionStart = Base.extend({ source: z.string(), transcript_path: z.string().optional() });
 export const Subagent = Base.extend({ agent_id: z.string(), background_tasks: z.unknown().optional() });

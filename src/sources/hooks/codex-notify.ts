@@ -34,6 +34,20 @@ export function codexNotifySignals(payload: unknown): SourceSignal[] {
   return [{ type: 'turn-end', ...(detail ? { detail } : {}), source: 'notify' }];
 }
 
+/**
+ * The turn's own final message, for the tile's words (`says`, the notification): the
+ * `last-assistant-message` of the user's thread only. The hidden title thread's notify carries the
+ * generated title there ("Fake task title" against the fake API) and comes during the first turn
+ * — before its end, or after it (3 of 7 live runs): taken as words, the title replaced the answer.
+ * Null when the payload is no turn end, is the title thread's, or has no message.
+ */
+export function codexNotifyWords(payload: unknown): string | null {
+  const parsed = TurnComplete.safeParse(payload);
+  if (!parsed.success || isTitleRequest(parsed.data['input-messages']?.[0])) return null;
+  const message = parsed.data['last-assistant-message'];
+  return typeof message === 'string' && message.length > 0 ? message : null;
+}
+
 /** A notify payload as a recording keeps it: its type and ids, whether its first input is the
  * title request, and the last message's length. It maps to the same signals as the payload. */
 export function codexNotifyForRecording(payload: Record<string, unknown>): Record<string, unknown> {

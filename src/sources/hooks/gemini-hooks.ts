@@ -33,7 +33,9 @@ export function geminiHookSignals(event: string, payload: unknown): SourceSignal
 function mapEvent(event: string, payload: unknown): SignalBody | undefined {
   switch (event) {
     case 'BeforeAgent':
-      return Base.safeParse(payload).success ? { type: 'turn-start', real: true } : undefined;
+      // Fired as the prompt goes to the model (GeminiClient.sendMessageStream), not as it is typed:
+      // a message typed mid-turn waits in the CLI's own queue until the turn ends.
+      return Base.safeParse(payload).success ? { type: 'turn-start', real: true, begins: true } : undefined;
     case 'AfterAgent': {
       const p = AfterAgent.safeParse(payload);
       if (!p.success) return undefined;

@@ -18,9 +18,17 @@ const STILL_RUNNING = /Process running with session ID \d+/;
 
 export function codexRolloutSignals(record: unknown): SourceSignal[] {
   if (!isObject(record) || !isObject(record.payload)) return [];
-  const payload = record.payload;
-  if (record.type === 'response_item') return responseItem(payload);
-  if (record.type !== 'event_msg') return [];
+  // Every record says when Codex wrote it (`timestamp`, ISO 8601 with milliseconds): the tail reads
+  // it later — 90 ms later for the first records, which wait for SessionStart to name the file —
+  // sometimes after OSC 7501 has said something newer.
+  const wall = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : Number.NaN;
+  const signals = meaning(record.type, record.payload);
+  return Number.isFinite(wall) ? signals.map((signal) => ({ ...signal, wall })) : signals;
+}
+
+function meaning(type: unknown, payload: Record<string, unknown>): SourceSignal[] {
+  if (type === 'response_item') return responseItem(payload);
+  if (type !== 'event_msg') return [];
   switch (payload.type) {
     case 'task_started':
       return [{ type: 'turn-start', real: true, source: 'transcript' }];
@@ -68,17 +76,18 @@ export const codexRolloutReader = {
 };
 
 /**
- * A rollout record as a recording keeps it: its type; its event's type, duration and reason; a
- * tool output's call id and, of its text, only the "still running" marker; a completed command's
- * id. Commands, outputs and messages are never recorded.
+ * A rollout record as a recording keeps it: its type and timestamp; its event's type, duration and
+ * reason; a tool output's call id and, of its text, only the "still running" marker; a completed
+ * command's id. Commands, outputs and messages are never recorded.
  */
 export function codexRecordForRecording(record: unknown): unknown {
   if (!isObject(record)) return null;
+  const timestamp = typeof record.timestamp === 'string' ? { timestamp: record.timestamp } : {};
   const payload = isObject(record.payload) ? record.payload : undefined;
   const kept = payload ? pick(payload, ['type', 'duration_ms', 'reason', 'call_id']) : {};
   if (payload) {
     if (payload.type === 'function_call_output') kept.output = STILL_RUNNING.exec(outputText(payload.output))?.[0] ?? '';
     if (isObject(payload.item) && payload.item.type === 'CommandExecution') kept.item = { type: payload.item.type, id: payload.item.id };
   }
-  return { type: record.type, ...(payload ? { payload: kept } : {}) };
+  return { ...timestamp, type: record.type, ...(payload ? { payload: kept } : {}) };
 }

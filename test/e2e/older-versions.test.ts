@@ -1,0 +1,119 @@
+/**
+ * End to end: older agent versions that say less than the pinned ones, under `belltower run
+ * --headless` (the built CLI), against the fake APIs — each at the moment it waits on the user.
+ *
+ * - Claude Code 1.0.128: no OSC 7501, no title, no PermissionRequest hook. Its Notification hook
+ *   (registered from 1.0.38; before 2.0.37 it carries only `message`) says "Claude needs your
+ *   permission to use Bash" ~6 s after the dialog is drawn: the tile is blocked from then on.
+ * - Codex 0.150.1: no OSC 7501 and no hook; its approval dialog is announced only by its title,
+ *   `[ ! ] Action Required | …` alternating with `[ . ]` each second, which is the request.
+ *
+ * Neither version is pinned: point BELLTOWER_CLAUDE_1_0_BIN / BELLTOWER_CODEX_0_150_BIN at a
+ * one-off install (`npm install @anthropic-ai/claude-code@1.0.128`, `@openai/codex@0.150.1`);
+ * without them the tests skip. Recorded with `--record-text`, as received, like the other real
+ * fixtures (test/record/recorded-form.test.ts checks what the recorded form keeps of them). With BELLTOWER_UPDATE_FIXTURES=1 the recordings become
+ * fixtures/claude-1.0.128/permission.jsonl and fixtures/codex-0.150.1/permission.jsonl, which the
+ * suite replays without the binaries (test/verdict/older-versions.test.ts).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClaudeHome, type ClaudeHome } from '../support/claude-home.js';
+import { createCodexHome, type CodexHome } from '../support/codex-home.js';
+import { lastUserOf, permissionBash, startFakeAnthropic, text as claudeText, type FakeAnthropic, type MessagesRequest, type RecordedRequest } from '../support/fake-anthropic.js';
+import { exec, startFakeOpenAI, text, type FakeOpenAI } from '../support/fake-openai.js';
+import { sleep } from '../support/fake-server.js';
+import { AgentSessions, linesOf } from '../support/headless-agent.js';
+
+const REPO = join(import.meta.dirname, '..', '..');
+const built = existsSync(join(REPO, 'dist', 'cli', 'main.js'));
+
+function binary(variable: string): string | undefined {
+  const bin = process.env[variable];
+  return bin && existsSync(bin) && built ? bin : undefined;
+}
+
+describe('Claude Code 1.0.128: a permission dialog', () => {
+  const bin = binary('BELLTOWER_CLAUDE_1_0_BIN');
+  const sessions = new AgentSessions<FakeAnthropic, ClaudeHome>('claude', 'claude-1.0.128', '1.0.128');
+  afterEach(() => sessions.teardown());
+
+  it.skipIf(!bin)('is blocked (permission) from its Notification hook; approved, working, then one done', async () => {
+    const api = await startFakeAnthropic({ script: [permissionBash('touch belltower-approved.txt'), claudeText('File created.')] });
+    const home = createClaudeHome({ baseUrl: api.url });
+    // 1.0.x reads these per-project lists without a default (`allowedTools is not iterable`).
+    const project = { hasTrustDialogAccepted: true, allowedTools: [], mcpServers: {}, enabledMcpjsonServers: [], disabledMcpjsonServers: [] };
+    for (const file of home.claudeJsonPaths) {
+      const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...config, projects: { [home.cwd]: project } }));
+    }
+    const s = sessions.start(api, home, { env: { BELLTOWER_CLAUDE_BIN: bin as string }, flags: ['--record-text'] });
+    await s.run.until('the first idle verdict', () => s.run.verdicts.some((v) => v.to === 'idle'), 30_000);
+    await sleep(1_000);
+
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Create the file');
+    await s.run.wait('blocked', '30s');
+    const blocked = s.run.verdicts.slice(mark).find((v) => v.to === 'blocked');
+    expect(blocked, s.run.describe()).toMatchObject({ source: 'hook', kind: 'permission' });
+
+    // Enter on the pre-selected "1. Yes", again until the tool's result reaches the API.
+    const toolResult = (r: RecordedRequest) => r.kind === 'main' && lastUserOf(r.body as MessagesRequest).toolResults.length > 0;
+    for (let presses = 0; presses < 8; presses++) {
+      await s.run.submit('');
+      if (await api.waitForRequest(toolResult, 700).then(() => true, () => false)) break;
+    }
+    await s.run.wait('done', '30s');
+    await sleep(1_000);
+    expect(existsSync(join(home.cwd, 'belltower-approved.txt'))).toBe(true);
+    const states = s.run.states(mark);
+    expect(states.filter((state) => state === 'done'), s.run.describe(mark)).toHaveLength(1);
+    expect(states.indexOf('blocked')).toBeLessThan(states.indexOf('done'));
+
+    const lines = await sessions.quitAndCheck(s, 'permission');
+    const notification = linesOf(lines, 'hook', (l) => l.event === 'Notification');
+    expect(notification.map((l) => l.payload)).toContainEqual(expect.objectContaining({ message: 'Claude needs your permission to use Bash' }));
+    expect(linesOf(lines, 'osc', (l) => l.code === 7501 && l.payload !== '?')).toEqual([]);
+  }, 90_000);
+});
+
+describe('Codex 0.150.1: an approval', () => {
+  const bin = binary('BELLTOWER_CODEX_0_150_BIN');
+  const sessions = new AgentSessions<FakeOpenAI, CodexHome>('codex', 'codex-0.150.1', '0.150.1');
+  afterEach(() => sessions.teardown());
+
+  it.skipIf(!bin)('is blocked from its "Action Required" title; "y" approves; working, then done', async () => {
+    const file = 'belltower-approved.txt';
+    const api = await startFakeOpenAI({ script: [exec(`touch ${file}`, { sandboxPermissions: 'require_escalated', justification: 'Create the file?' }), text('File created.')] });
+    const home = createCodexHome({ baseUrl: api.baseUrl, approvalPolicy: 'on-request', sandboxMode: 'workspace-write' });
+    const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: bin as string }, flags: ['--record-text'] });
+    // 0.150.1 sends no OSC 7501 idle: its first title (the folder) is the sign it is up.
+    await s.run.untilRecorded('the first title', (l) => l.type === 'osc' && l.code === 0, 30_000);
+    await sleep(1_500);
+
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Create the file');
+    await s.run.wait('blocked', '30s');
+    const blocked = s.run.verdicts.slice(mark).find((v) => v.to === 'blocked');
+    expect(blocked, s.run.describe()).toMatchObject({ source: 'title' });
+
+    await sleep(1_000);
+    await s.run.type('y');
+    try {
+      await s.run.until('the approval to land', () => s.run.verdicts.slice(mark).some((v) => v.from === 'blocked'), 5_000);
+    } catch {
+      await s.run.type('y');
+    }
+    await s.run.wait('done', '30s');
+    await sleep(1_000);
+    expect(existsSync(join(home.cwd, file))).toBe(true);
+    const states = s.run.states(mark);
+    expect(states.filter((state) => state === 'blocked'), s.run.describe(mark)).toHaveLength(1);
+    expect(states.filter((state) => state === 'done'), s.run.describe(mark)).toHaveLength(1);
+    expect(states.indexOf('blocked')).toBeLessThan(states.indexOf('done'));
+
+    const lines = await sessions.quitAndCheck(s, 'permission');
+    expect(linesOf(lines, 'osc', (l) => l.code === 7501)).toEqual([]);
+    expect(linesOf(lines, 'osc', (l) => l.code === 0 && String(l.payload).includes('Action Required')).length).toBeGreaterThan(0);
+  }, 90_000);
+});

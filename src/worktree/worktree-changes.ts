@@ -6,7 +6,7 @@
  * touched and nothing is written into the repository. The header's `+120 −8 · 4 files` and the
  * review are the same diff, counted or printed.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { git, type GitOptions } from './git-command.js';
@@ -53,7 +53,14 @@ async function withUntrackedShown(cwd: string, options: ChangesOptions, args: re
   const dir = mkdtempSync(path.join(tmpdir(), 'belltower-index-'));
   const index = path.join(dir, 'index');
   try {
-    if (existsSync(indexPath)) copyFileSync(indexPath, index);
+    if (existsSync(indexPath)) {
+      copyFileSync(indexPath, index);
+      // The copy keeps the index's own time: git takes an entry whose file changed in the same
+      // second as the index was written as "racily clean" and compares its content; with the
+      // copy's newer time it would trust the equal size and time, and miss the edit.
+      const { atime, mtime } = statSync(indexPath);
+      utimesSync(index, atime, mtime);
+    }
     const own = { cwd, ...env, indexFile: index };
     await git(['add', '--intent-to-add', '--ignore-errors', '--', '.'], own);
     return (await git(args, { ...own, maxBytes: MAX_DIFF_BYTES, ...extra })).stdout;

@@ -66,8 +66,14 @@ async function blockedGemini(name: string, script: Reply[]) {
       if (typed) break;
       if (tries === 5) throw new Error(`the prompt never took the words:\n${tmux.screen()}`);
     }
-    tmux.keys('Enter');
-    await tmux.waitFor('the request sent', () => api.mainRequests().length > 0, 15_000);
+    // An Enter that arrives while Gemini still takes the typed words in is not a submit (seen on a
+    // loaded machine): press it again only while the words still sit in its prompt.
+    for (let presses = 0; ; presses++) {
+      tmux.keys('Enter');
+      const sent = await tmux.waitFor('the request sent', () => api.mainRequests().length > 0, 5_000).then(() => true, () => false);
+      if (sent) break;
+      if (presses === 3 || !/> Create the file/.test(tmux.screen())) throw new Error(`the prompt was never sent:\n${tmux.screen()}`);
+    }
     tmux.keys('C-\\');
     await tmux.waitFor('blocked, with its dialog', (s) => stateOf(s, 1, 'gemini') === 'blocked' && s.includes('Allow once'), 30_000);
     return { api, tmux, close, cwd: home.cwd };

@@ -4,7 +4,7 @@
  * and the changes counted and printed exactly as `git diff` shows them.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -177,6 +177,19 @@ describe("a tile's changes against its base", () => {
     expect(await diffText(made.path, made.base, { env: GIT_ENV, color: true })).toBe(gitOwn(made, ['diff', '--color=always', '--no-renames', made.base, '--', '.']));
     expect(gitIn(made.path, 'diff', '--cached', '--name-only')).toBe(staged);
     expect(gitIn(made.path, 'status', '--porcelain')).toContain('?? new.ts');
+  });
+
+  it('sees an edit of the same size made in the same second as the commit (git\'s racily clean entries)', async () => {
+    const { repo } = repository();
+    const head = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    writeFileSync(join(repo, 'app.ts'), 'export const a = 9;\nexport const b = 2;\n');
+    // Same size, and the file's time made the index's own: git can tell only by its content.
+    const indexTime = statSync(join(repo, '.git', 'index')).mtime;
+    utimesSync(join(repo, 'app.ts'), indexTime, indexTime);
+    expect(gitIn(repo, 'diff', '--numstat', 'HEAD')).toBe('1\t1\tapp.ts\n');
+    const changes = await changesSince(repo, head, { env: GIT_ENV });
+    expect(changes.files).toEqual([{ path: 'app.ts', added: 1, removed: 1 }]);
+    expect(await diffText(repo, head, { env: GIT_ENV })).toContain('+export const a = 9;');
   });
 
   it('says so when nothing changed', async () => {

@@ -42,6 +42,7 @@ export async function lsCommand(flags: { json?: boolean; session?: string }, out
     out.line(formatTile(tile));
     // What the tile runs without (remote hooks off: `AllowTcpForwarding no`), as the README promises.
     if (tile.notice) out.line(`    note: ${printable(tile.notice)}`);
+    if (tile.worktree) out.line(`    worktree: ${printable(tile.worktree.branch)} from ${printable(tile.worktree.baseName)} (${tile.worktree.base.slice(0, 10)}), in ${printable(tile.worktree.path)}`);
     // What a blocked tile asks, and the options `belltower answer` can pick, under it.
     if (tile.request) {
       const options = tile.request.options.map((o) => `${o.key} ${o.label}`).join(' · ');
@@ -206,12 +207,14 @@ export async function answerCommand(tile: string, answer: string, flags: { messa
 }
 
 /** `belltower add SPEC [--name N] [--cwd DIR]`: a new tile in the running belltower. */
-export async function addCommand(spec: string, flags: { name?: string; cwd?: string; session?: string }, out: Output): Promise<number> {
+export async function addCommand(spec: string, flags: { name?: string; cwd?: string; session?: string; worktree?: string | boolean; base?: string }, out: Output): Promise<number> {
   const problem = flags.name === undefined ? null : tileNameProblem(flags.name);
   if (problem) return fail(out, problem, 2);
+  if (flags.base !== undefined && !flags.worktree) return fail(out, '--base is where a new worktree branches from: give --worktree too', 2);
   // A relative folder means the caller's, not the running belltower's.
   const cwd = resolve(process.cwd(), flags.cwd ?? '.');
-  return changed(out, await call(out, flags.session, { op: 'add', spec, cwd, ...(flags.name ? { name: flags.name } : {}) }));
+  const worktree = flags.worktree ? { ...(typeof flags.worktree === 'string' ? { branch: flags.worktree } : {}), ...(flags.base ? { base: flags.base } : {}) } : undefined;
+  return changed(out, await call(out, flags.session, { op: 'add', spec, cwd, ...(flags.name ? { name: flags.name } : {}), ...(worktree ? { worktree } : {}) }));
 }
 
 export async function closeCommand(tile: string, flags: { session?: string }, out: Output): Promise<number> {
@@ -270,7 +273,8 @@ export async function diffCommand(tile: string, flags: { session?: string; color
   const cwd = reply.tile.cwd;
   if (!cwd || reply.tile.remote) return fail(out, `tile ${reply.tile.id} runs ${reply.tile.remote ? 'on another machine' : 'in no known folder'}: there is nothing here to diff`);
   try {
-    const text = await diffText(cwd, 'HEAD', { color: flags.color === true });
+    // A worktree's changes are counted from the commit it branched from: the agent's commits too.
+    const text = await diffText(cwd, reply.tile.worktree?.base ?? 'HEAD', { color: flags.color === true });
     if (text !== '') out.line(text.replace(/\n$/, ''));
     return 0;
   } catch (error) {

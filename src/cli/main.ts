@@ -196,8 +196,10 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .argument('<spec>', 'claude | codex | gemini | shell | "any command line"')
     .option('--name <name>', "the tile's name (default: from what it runs)")
     .option('--cwd <dir>', 'the folder it runs in (default: this one)')
+    .option('--worktree [branch]', "start it in a new git worktree of the folder's repository, on a new branch (default: belltower/NAME)")
+    .option('--base <ref>', 'what the worktree branches from (default: HEAD)')
     .option('--session <name>', 'which running belltower')
-    .action(async (spec: string, flags: { name?: string; cwd?: string; session?: string }) => setExit(await addCommand(spec, flags, out)));
+    .action(async (spec: string, flags: { name?: string; cwd?: string; session?: string; worktree?: string | boolean; base?: string }) => setExit(await addCommand(spec, flags, out)));
 
   program
     .command('close')

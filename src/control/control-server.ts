@@ -135,7 +135,7 @@ export class ControlServer {
     if (request.op === 'ls') return reply({ v, id, ok: true, tiles });
     if (request.op === 'add') {
       if (!target.addTile) return reply({ v, id, ok: false, error: 'this belltower cannot add tiles' });
-      void target.addTile(request.spec, { ...(request.name ? { name: request.name } : {}), ...(request.cwd ? { cwd: request.cwd } : {}) }).then(
+      void target.addTile(request.spec, { ...(request.name ? { name: request.name } : {}), ...(request.cwd ? { cwd: request.cwd } : {}), ...(request.worktree ? { worktree: request.worktree } : {}) }).then(
         (added) => reply(typeof added === 'string' ? { v, id, ok: false, error: added } : { v, id, ok: true, done: 'added', tile: added }),
         (error: unknown) => reply({ v, id, ok: false, error: `could not add the tile: ${(error as Error).message}` }),
       );

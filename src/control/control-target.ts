@@ -11,7 +11,7 @@ export interface ControlTarget {
   /** Called after every verdict change of any tile. */
   onChange(listener: (tile: TileInfo) => void): () => void;
   /** Start a tile at run time (SPEC as on the command line); its info, or what is wrong. */
-  addTile?(spec: string, options: { name?: string; cwd?: string }): Promise<TileInfo | string>;
+  addTile?(spec: string, options: { name?: string; cwd?: string; worktree?: { branch?: string; base?: string } }): Promise<TileInfo | string>;
   /** End a tile and drop it; an error message when it cannot. */
   closeTile?(tile: TileInfo): Promise<string | null>;
   /** Run an exited tile again in the same place. */

@@ -35,7 +35,7 @@ export const requestSchema = z.discriminatedUnion('op', [
   z.object({ ...base, op: z.literal('ls') }),
   z.object({ ...base, op: z.literal('why'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('send'), tile: z.string().min(1), text: z.string(), enter: z.boolean().default(false) }),
-  z.object({ ...base, op: z.literal('add'), spec: z.string().min(1).max(4096), name: tileName.optional(), cwd: z.string().min(1).max(4096).optional() }),
+  z.object({ ...base, op: z.literal('add'), spec: z.string().min(1).max(4096), name: tileName.optional(), cwd: z.string().min(1).max(4096).optional(), worktree: z.object({ branch: z.string().min(1).max(255).optional(), base: z.string().min(1).max(255).optional() }).strict().optional() }),
   z.object({
     ...base,
     op: z.literal('answer'),
@@ -80,6 +80,9 @@ export interface TileInfo {
   sinceMs: number;
   /** The folder the tile runs in. */
   cwd?: string;
+  /** The git worktree belltower made for it: its branch, the commit it branched from (what its
+   * changes are counted against) and the repository it came from. */
+  worktree?: { path: string; branch: string; base: string; baseName: string; repository: string };
   /** The agent's own words for its state: the command it asks to approve, its last answer, its
    * error (from hooks, OSC 7501 `msg`, notify). Free text from the agent: show it escaped. */
   says?: string;

@@ -1,9 +1,13 @@
-/** A tile the control socket (or the UI's `a`) asks for, checked before anything starts: its SPEC, its folder, its program, its name. */
+/** A tile the control socket (or the UI's `a`) asks for, checked before anything starts: its SPEC, its folder, its program, its name; and the worktree it asks for. */
 import { resolve } from 'node:path';
 import { parseSpec, SpecError } from '../agents/launch-spec.js';
 import type { LaunchSpec } from '../agents/launch-spec.js';
 import { isFolder } from '../platform/paths.js';
+import { PrivateDirError } from '../platform/private-dir.js';
+import { belltowerDirs } from '../platform/state-dir.js';
 import { launchProblem } from '../session/launch-check.js';
+import { GitError } from '../worktree/git-command.js';
+import { createWorktree, WorktreeError, type Worktree } from '../worktree/worktree-create.js';
 import { nameProblem } from './tile-names.js';
 
 /** The launch and its folder, or what is wrong with the request. `set`: the set's folder and
@@ -29,4 +33,21 @@ export function readAddRequest(
     if (problem) return problem;
   }
   return { launch, cwd };
+}
+
+/** The worktree a tile asked for (`add --worktree`), made in its folder's repository, or why not
+ * (nothing is then started). */
+export async function tileWorktree(
+  launch: LaunchSpec,
+  cwd: string,
+  asked: { branch?: string; base?: string; hint: string },
+  set: { env: Record<string, string | undefined>; stateDir?: string },
+): Promise<Worktree | string> {
+  if (launch.remote) return 'a worktree is made on this machine: a remote tile cannot start in one';
+  try {
+    return await createWorktree({ cwd, ...(asked.branch ? { branch: asked.branch } : {}), ...(asked.base ? { base: asked.base } : {}), hint: asked.hint, stateDir: set.stateDir ?? belltowerDirs({ env: set.env }).state, env: set.env });
+  } catch (error) {
+    if (error instanceof WorktreeError || error instanceof GitError || error instanceof PrivateDirError) return error.message;
+    throw error;
+  }
 }

@@ -11,6 +11,7 @@ import { shownFacts } from './derived/facts.js';
 import { remoteFolder } from './derived/folder.js';
 import { pendingRequest } from './pending-request.js';
 import type { TileEnd } from './tile-end.js';
+import type { Worktree } from '../worktree/worktree-create.js';
 
 /** What the info is read from: the tile's own facts and the parts it is made of (only what is read here). */
 export interface TileParts {
@@ -21,6 +22,8 @@ export interface TileParts {
   spec: { readonly remote?: { readonly host: string } | undefined };
   /** The folder belltower started it in. */
   cwd: string;
+  /** The git worktree that folder is, when belltower made one for the tile. */
+  worktree: Worktree | undefined;
   /** The tile's clock now. */
   t: number;
   note: string | undefined;
@@ -62,6 +65,7 @@ export function tileInfo(tile: TileParts): TileInfo {
     // A remote tile's folder is on the other machine: the one it reports, else none (belltower's
     // own folder, where the local ssh runs, is not the agent's: issue 28).
     ...(remote ? (remoteCwd ? { cwd: remoteCwd } : {}) : { cwd: tile.cwd }),
+    ...(tile.worktree ? { worktree: { ...tile.worktree } } : {}),
     ...(says ? { says } : {}),
     ...(v.state === 'blocked' ? { request: pendingRequest(tile.id, v.since, derived.words.blocked, rows(), v.kind) } : {}),
     ...(end ? { exit: { code: end.code, signal: end.signal, ...(end.error ? { error: end.error } : {}), closed: end.closed } } : {}),

@@ -6,6 +6,7 @@ import type { EndTiming } from '../session/end-session.js';
 import type { HookServer } from '../sources/hooks/hook-server.js';
 import type { RestoredVerdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
+import type { Worktree } from '../worktree/worktree-create.js';
 import type { TileEnd } from './tile-end.js';
 
 export interface TileSetup {
@@ -13,6 +14,8 @@ export interface TileSetup {
   spec: LaunchSpec;
   name?: string;
   cwd: string;
+  /** The git worktree `cwd` is, made for this tile. */
+  worktree?: Worktree;
   env: Record<string, string | undefined>;
   cols: number;
   rows: number;

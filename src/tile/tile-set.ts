@@ -11,7 +11,7 @@ import { subscribe } from '../session/listeners.js';
 import { routePtyWriteErrors } from '../session/pty-write-errors.js';
 import { TERMINAL_SIZE } from '../session/terminal-size.js';
 import type { WhyEntry } from '../verdict/state.js';
-import { readAddRequest } from './add-request.js';
+import { readAddRequest, tileWorktree } from './add-request.js';
 import { AllExited } from './all-exited.js';
 import { answerRequest } from './answer-request.js';
 import type { AnswerOptions, AnswerPort } from './answer-request.js';
@@ -58,11 +58,13 @@ export class TileSet implements WorkspaceView {
   }
 
   /** A tile the control socket (or the UI's `a`) asks for: its info, or what is wrong with it. */
-  async addTile(spec: string, options: { name?: string; cwd?: string } = {}): Promise<TileInfo | string> {
+  async addTile(spec: string, options: { name?: string; cwd?: string; worktree?: { branch?: string; base?: string } } = {}): Promise<TileInfo | string> {
     const request = readAddRequest(spec, options, { cwd: this.options.cwd, env: this.options.env, names: this.tiles.map((t) => t.name) });
     if (typeof request === 'string') return request;
     const { launch, cwd } = request;
-    const tile = await this.add(launch, { ...(options.name ? { name: options.name } : {}), cwd });
+    const worktree = options.worktree ? await tileWorktree(launch, cwd, { ...options.worktree, hint: options.name ?? launch.name }, this.options) : undefined;
+    if (typeof worktree === 'string') return worktree;
+    const tile = await this.add(launch, { ...(options.name ? { name: options.name } : {}), cwd: worktree?.path ?? cwd, ...(worktree ? { worktree } : {}) });
     return tile.info();
   }
 

@@ -12,6 +12,7 @@ import type { Logger } from '../platform/logger.js';
 import type { EndTiming } from '../session/end-session.js';
 import { HookServer } from '../sources/hooks/hook-server.js';
 import type { Timing } from '../verdict/timing.js';
+import type { Worktree } from '../worktree/worktree-create.js';
 import { Tile } from './tile.js';
 import type { RestoredTile, TileOptions } from './tile.js';
 
@@ -22,6 +23,8 @@ export interface TileSetOptions {
   rows: number;
   timing: Timing;
   runtimeDir: string;
+  /** belltower's state folder, where tiles' worktrees go (default: from the environment). */
+  stateDir?: string;
   /** Folder for recordings (one file per tile), or none. */
   recordDir?: string;
   captureOutput?: boolean;
@@ -54,6 +57,8 @@ export interface Launch {
   conversation?: Conversation | null;
   restored?: RestoredTile;
   remoteHooks: boolean;
+  /** The git worktree made for this tile (its cwd): kept across restarts. */
+  worktree?: Worktree;
 }
 
 export interface AddOptions {
@@ -63,6 +68,8 @@ export interface AddOptions {
   rows?: number;
   /** The folder it runs in (default: the set's). */
   cwd?: string;
+  /** The git worktree `cwd` is (made for this tile). */
+  worktree?: Worktree;
   /** Variables added to the set's environment for this tile. */
   env?: Record<string, string>;
   /** This tile's timing (default: the set's). */
@@ -91,6 +98,7 @@ export function firstLaunch(id: number, spec: LaunchSpec, name: string, options:
     ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
     ...(options.restored ? { restored: options.restored } : {}),
     remoteHooks: options.remoteHooks ?? set.remoteHooks ?? false,
+    ...(options.worktree ? { worktree: options.worktree } : {}),
   };
 }
 
@@ -115,6 +123,7 @@ export function nextLaunch(
     rows,
     run: previous.run + 1,
     remoteHooks: launched?.remoteHooks ?? set.remoteHooks ?? false,
+    ...(launched?.worktree ? { worktree: launched.worktree } : {}),
     ...how,
   };
 }
@@ -159,6 +168,7 @@ export class TileStarter {
       ...(options.scrollback !== undefined ? { scrollback: options.scrollback } : {}),
       ...(options.endTiming ? { endTiming: options.endTiming } : {}),
       remoteHooks: at.remoteHooks,
+      ...(at.worktree ? { worktree: at.worktree } : {}),
       ...listeners,
     });
   }

@@ -43,6 +43,7 @@ export class Tile {
   private currentName: string;
   readonly spec: TileSetup['spec'];
   readonly cwd: string;
+  readonly worktree: TileSetup['worktree']; // the git worktree `cwd` is, if belltower made one
   readonly run: number;
   readonly profile: TileLaunch['profile'];
   readonly session: Session;
@@ -66,6 +67,7 @@ export class Tile {
     this.currentName = options.name ?? options.spec.name;
     this.spec = options.spec;
     this.cwd = options.cwd;
+    this.worktree = options.worktree;
     this.run = options.run ?? 1;
     this.clock = options.now ?? Date.now;
     this.startedAt = this.clock();
@@ -85,8 +87,7 @@ export class Tile {
     const session = (this.session = finished ? Session.finished(launch.session, finished) : Session.start(launch.session));
     link.started(session.screen, session.pid !== undefined);
     this.live = new LivePipeline({
-      // A tile on an injected clock has no wall-clock zero to place records' own times against.
-      ...(options.now ? {} : { epoch: this.startedAt }),
+      ...(options.now ? {} : { epoch: this.startedAt }), // an injected clock has no wall-clock zero
       setup: options,
       profile,
       session,
@@ -188,8 +189,8 @@ export class Tile {
   }
 
   info(): TileInfo {
-    const { id, name, profile, spec, cwd, note, showingRestored, live, link, exit, input } = this;
-    return tileInfo({ id, name, profile, spec, cwd, t: this.t(), note, showingRestored, live, link, exit, input, screen: this.session.screen });
+    const { id, name, profile, spec, cwd, worktree, note, showingRestored, live, link, exit, input } = this;
+    return tileInfo({ id, name, profile, spec, cwd, worktree, t: this.t(), note, showingRestored, live, link, exit, input, screen: this.session.screen });
   }
 
   onChange(listener: (change: VerdictChange) => void): () => void {

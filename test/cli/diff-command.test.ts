@@ -1,6 +1,7 @@
 /**
- * `belltower diff TILE` against a running belltower: what the tile's folder changed, exactly as
- * `git diff` prints it with untracked files included, and a plain refusal outside a repository.
+ * `belltower add --worktree` and `belltower diff TILE` against a running belltower: a tile started
+ * in a new worktree of its folder's repository, what it changed exactly as `git diff` prints it
+ * with untracked files included, and plain refusals.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,5 +63,72 @@ describe('belltower diff', () => {
     expect(printed.code).toBe(1);
     expect(printed.stdout).toBe('');
     expect(printed.stderr).toBe(`belltower: tile 1's folder ${plain} is not in a git repository: there is nothing to diff\n`);
+  }, 60_000);
+
+  it('add --worktree starts the tile in a new worktree on a new branch; diff counts from its base, its commits included', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'belltower-addwt-')));
+    folders.push(root);
+    const repo = join(root, 'repo');
+    mkdirSync(repo);
+    gitIn(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'app.ts'), 'export const a = 1;\n');
+    gitIn(repo, 'add', '.');
+    gitIn(repo, 'commit', '-q', '-m', 'first');
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    const run = belltowerIn(repo, join(root, 'bt'), `addwt-${process.pid}`);
+    await run.until('the first tile running', () => run.verdicts.length > 0 || undefined, 15_000);
+
+    const added = await run.cli('add', '--worktree', 'feat-x', '--name', 'agent', 'sleep 600');
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    const listed = JSON.parse((await run.cli('ls', '--json')).stdout) as { id: number; cwd?: string; worktree?: { path: string; branch: string; base: string; baseName: string; repository: string } }[];
+    const tile = listed.find((t) => t.id === 2);
+    expect(tile?.worktree).toMatchObject({ branch: 'feat-x', base, baseName: 'main', repository: repo });
+    const where = tile!.worktree!.path;
+    expect(tile?.cwd).toBe(where);
+    expect(where.startsWith(repo)).toBe(false);
+    expect(gitIn(where, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('feat-x');
+    expect(gitIn(repo, 'status', '--porcelain')).toBe('');
+    expect((await run.cli('ls')).stdout).toContain(`    worktree: feat-x from main (${base.slice(0, 10)}), in ${where}`);
+
+    // The agent commits one change and leaves another: both are its changes.
+    writeFileSync(join(where, 'app.ts'), 'export const a = 2;\n');
+    gitIn(where, 'commit', '-q', '-am', 'agent: a = 2');
+    writeFileSync(join(where, 'notes.md'), 'todo\n');
+    const printed = await run.cli('diff', '2');
+    expect(printed.code).toBe(0);
+    gitIn(where, 'add', '--intent-to-add', 'notes.md');
+    expect(printed.stdout).toBe(gitIn(where, 'diff', '--no-color', base));
+    expect(printed.stdout).toContain('-export const a = 1;');
+    expect(printed.stdout).toContain('+++ b/notes.md');
+  }, 60_000);
+
+  it('add --worktree refuses a branch that exists and a folder outside a repository: nothing started', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'belltower-addwt-no-')));
+    folders.push(root);
+    const repo = join(root, 'repo');
+    mkdirSync(repo);
+    gitIn(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'a'), 'a\n');
+    gitIn(repo, 'add', '.');
+    gitIn(repo, 'commit', '-q', '-m', 'first');
+    gitIn(repo, 'branch', 'taken');
+    const plain = join(root, 'plain');
+    mkdirSync(plain);
+    const run = belltowerIn(repo, join(root, 'bt'), `addwtno-${process.pid}`);
+    await run.until('the first tile running', () => run.verdicts.length > 0 || undefined, 15_000);
+
+    const taken = await run.cli('add', '--worktree', 'taken', 'sleep 600');
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toBe(`belltower: branch taken already exists in ${repo}: name another, or leave the name out for a new one; nothing started\n`);
+    const outside = await run.cli('add', '--worktree', '--cwd', plain, 'sleep 600');
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toBe(`belltower: ${plain} is not in a git repository: a worktree tile needs one (or start it without a worktree); nothing started\n`);
+    const baseAlone = await run.cli('add', '--base', 'main', 'sleep 600');
+    expect(baseAlone.code).toBe(2);
+    expect(baseAlone.stderr).toBe('belltower: --base is where a new worktree branches from: give --worktree too\n');
+    const tiles = JSON.parse((await run.cli('ls', '--json')).stdout) as unknown[];
+    expect(tiles).toHaveLength(1);
+    expect(gitIn(repo, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
   }, 60_000);
 });

@@ -23,6 +23,8 @@ export interface ClaudeSessionInput extends TileHooksInput {
   configDir: string;
   /** A settings file the user would have passed with --settings: merged into ours, never dropped. */
   userSettingsPath?: string;
+  /** The same given as JSON text (`--settings '{"model": …}'`). */
+  userSettingsJson?: string;
   /** `relay` routes every event through the command relay (when loopback HTTP hooks are blocked). */
   transport?: 'http' | 'relay';
   /** Fixed for tests, replays and restored tiles; a fresh UUID otherwise. */
@@ -46,7 +48,7 @@ export interface ClaudeSession {
 }
 
 export function prepareClaudeSession(input: ClaudeSessionInput): ClaudeSession {
-  const userSettings = input.userSettingsPath ? readUserSettings(input.userSettingsPath) : undefined;
+  const userSettings = input.userSettingsJson !== undefined ? parseUserSettings(input.userSettingsJson, 'the --settings JSON') : input.userSettingsPath ? readUserSettings(input.userSettingsPath) : undefined;
   const sessionId = input.sessionId ?? randomUUID();
   const transcriptPath = claudeTranscriptPath(input.configDir, canonicalPath(input.cwd), sessionId);
   return withTileHooks(input, ({ registration, folder }) => {
@@ -76,9 +78,13 @@ function readUserSettings(file: string): unknown {
   } catch (error) {
     throw new ClaudeSettingsError(`cannot read the settings file ${file}: ${(error as Error).message}`);
   }
+  return parseUserSettings(text, `the settings file ${file}`);
+}
+
+function parseUserSettings(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ClaudeSettingsError(`the settings file ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new ClaudeSettingsError(`${what} is not valid JSON: ${(error as Error).message}`);
   }
 }

@@ -27,6 +27,8 @@ export interface LinkOptions {
   remote: RemoteLaunch | undefined;
   /** The ssh program a remote tile runs. */
   sshFile: string;
+  /** The user's own arguments for the agent (an injection may take one in: Claude's --settings). */
+  args: readonly string[];
   /** Hooks are wanted at all (`hooks: false` turns every kind off). */
   hooks: boolean;
   /** A remote tile asked for hooks over its connection (`--remote-hooks`). */
@@ -138,6 +140,7 @@ export class FirstPartyLink {
         env: options.env,
         version: options.version,
         conversation: options.conversation,
+        args: options.args,
         onHook: (_key, event, payload) => this.hook(event, payload),
       });
     } catch (error) {

@@ -65,6 +65,7 @@ export function prepareLaunch(options: TileSetup, onEvidence: (evidence: Evidenc
     baseEnv: options.env,
     version: options.agentVersion,
     conversation,
+    args,
     logger: log,
     label,
     onEvidence,
@@ -80,7 +81,7 @@ export function prepareLaunch(options: TileSetup, onEvidence: (evidence: Evidenc
     const hooks = link.remote;
     args = sshArgv(remote, hooks ? { ...additions, sshOptions: hooks.sshOptions, wrap: hooks.wrap } : additions);
   } else {
-    args = [...(injection?.args ?? []), ...(injection?.startsConversation ? [] : conversationArgs(profile.name, conversation)), ...args];
+    args = [...(injection?.args ?? []), ...(injection?.startsConversation ? [] : conversationArgs(profile.name, conversation)), ...(injection?.userArgs ?? args)];
   }
   const answerPsp = options.answerPsp ?? profile.answerPsp;
   const restoredScreen = options.restored?.screen;

@@ -29,6 +29,7 @@ function link(wiring: FirstPartyWiring | null, more: Partial<LinkOptions> = {}):
     agent: 'claude',
     remote: undefined,
     sshFile: 'ssh',
+    args: [],
     hooks: true,
     remoteHooks: false,
     hookServer: server,

@@ -36,6 +36,9 @@ export interface Injection {
   transcriptFor?(event: string, payload: Record<string, unknown>, following: boolean): TranscriptTarget | undefined;
   /** The arguments already start (or resume) the tile's conversation. */
   startsConversation: boolean;
+  /** The user's own arguments as the agent is to get them, when the injection took one of them
+   * in (Claude's `--settings`, merged into the injected one); absent: as given. */
+  userArgs?: string[];
   dispose(): void;
 }
 
@@ -51,6 +54,8 @@ export interface InjectionInput {
   version?: string | undefined;
   /** The conversation the tile starts or resumes (Claude's goes into its injected arguments). */
   conversation?: Conversation | null;
+  /** The user's own arguments for the agent (from the SPEC). */
+  args: readonly string[];
 }
 
 /** The agent cannot be made to report here; the tile runs without first-party hooks. */

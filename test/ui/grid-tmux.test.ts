@@ -108,7 +108,14 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     tmux.keys('Escape');
     await tmux.waitFor('the overlay closed', (s) => !s.includes('why 1 node'));
     tmux.keys('?');
-    screen = await tmux.waitFor('the key list', (s) => s.includes('focus the selected tile'));
+    await tmux.waitFor('the key list', (s) => s.includes('focus the selected tile'));
+    // A capture can land while tmux is still taking in the frame: read it once it stands still.
+    let previous = '';
+    screen = await tmux.waitFor('the key list drawn whole', (s) => {
+      const still = s === previous;
+      previous = s;
+      return still;
+    });
     expect(screen).toMatch(/Ctrl\+\\ +back to the grid/);
     tmux.keys('?');
     await tmux.waitFor('the key list closed', (s) => !s.includes('focus the selected tile'));

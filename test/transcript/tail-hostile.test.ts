@@ -77,6 +77,34 @@ describe('TranscriptTail on hostile files', () => {
     expect(logs.some((message) => /rewritten in place/.test(message))).toBe(true);
   });
 
+  it('a rewrite in place landing while a long read is under way: not one record of the new content is read from the middle', async () => {
+    const file = path.join(root, 'session.jsonl');
+    fs.writeFileSync(file, line({ n: 1 }) + line({ n: 2 }));
+    const tail = open(file, {
+      pollMs: 60_000,
+      onRecord: (record) => {
+        got.push(record);
+        // Between two chunks of one read: the rewrite lands after the head was checked.
+        if ((record as { old?: number }).old === 10) {
+          const fd = fs.openSync(file, 'r+');
+          fs.writeSync(fd, rewritten.map(line).join(''), 0);
+          fs.closeSync(fd);
+        }
+      },
+    });
+    const pad = 'x'.repeat(200);
+    const rewritten = Array.from({ length: 6000 }, (_, i) => ({ rewritten: i, pad }));
+    await waitFor(() => got.length === 2, { what: 'the first records' });
+    fs.appendFileSync(file, Array.from({ length: 5000 }, (_, i) => line({ old: i, pad })).join(''));
+    await tail.flush();
+    await waitFor(() => got.some((r) => (r as { rewritten?: number }).rewritten === rewritten.length - 1), { what: 'the rewritten records' });
+    await tail.flush();
+    const firstNew = got.findIndex((r) => 'rewritten' in (r as object));
+    const old = got.slice(2, firstNew) as Array<{ old: number }>;
+    expect(old.map((r) => r.old)).toEqual(old.map((_, i) => i)); // the first chunk's, in order
+    expect(got.slice(firstNew)).toEqual(rewritten);
+  });
+
   it('appends alone are never mistaken for a rewrite', async () => {
     const file = path.join(root, 'session.jsonl');
     fs.writeFileSync(file, line({ n: 1 }));

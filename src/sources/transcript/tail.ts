@@ -202,6 +202,14 @@ export class TranscriptTail {
         const at = this.offset;
         const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, at);
         if (bytesRead === 0 || this.closed) break;
+        // A rewrite landing between the head check above and this read would hand us the middle
+        // of the new content as if appended: look at the head again, after the read. A rewrite
+        // after this look came after the read too, so the bytes read are the old file's.
+        if (at > 0 && !(await this.sameHead(handle))) {
+          this.logger('debug', 'transcript: rewritten in place, reading from the start', { path: this.target });
+          this.restart();
+          continue;
+        }
         // The head is kept from the bytes read, not read again afterwards: a rewrite landing in
         // between would become the head and never be seen as one.
         if (at === this.head.length && at < HEAD_BYTES) this.head = Buffer.concat([this.head, buffer.subarray(0, Math.min(bytesRead, HEAD_BYTES - at))]);

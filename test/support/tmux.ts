@@ -48,6 +48,9 @@ export class Tmux {
     this.user = options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {};
     if (options.runAs) for (const path of [this.dir, script, this.bellFile]) chownSync(path, options.runAs.uid, options.runAs.gid);
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
+    // Without SHELL, tmux runs the window through the user's login shell: for a system user that
+    // is nologin, which ends the window, and with it the server, at once.
+    if (options.runAs && env.SHELL === undefined) env.SHELL = '/bin/sh';
     execFileSync(
       'tmux',
       ['-S', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(options.cols), '-y', String(options.rows), `sh ${script}`],

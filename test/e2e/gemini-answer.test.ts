@@ -120,9 +120,10 @@ describe('answering the real Gemini CLI from the grid (tmux)', () => {
     const { api, tmux, close, cwd } = await blockedGemini('deny', [shell('touch belltower-denied.txt'), text('Understood.')]);
     try {
       tmux.keys('N');
-      await tmux.waitFor('not blocked', (s) => !['blocked', undefined].includes(stateOf(s, 1, 'gemini')), 30_000);
+      // Gemini writes the cancelled call to its transcript before it redraws, so the verdict can
+      // leave blocked a frame before the dialog leaves the screen: wait for both.
+      await tmux.waitFor('not blocked, the dialog gone', (s) => !['blocked', undefined].includes(stateOf(s, 1, 'gemini')) && !s.includes('Allow once'), 30_000);
       expect(existsSync(join(cwd, 'belltower-denied.txt'))).toBe(false);
-      expect(tmux.screen()).not.toContain('Allow once');
       expect(api.mainRequests()).toHaveLength(1);
     } finally {
       await close();

@@ -8,7 +8,8 @@
  * that the socket itself belongs to the user: another local user who created the folder first
  * could otherwise serve a fake belltower.
  */
-import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync } from 'node:fs';
+import { socketProblem } from '../platform/private-socket.js';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { checkPrivateDir, PrivateDirError } from '../platform/private-dir.js';
@@ -68,17 +69,8 @@ function privateFolder(dir: string): boolean {
 
 /** A socket in the control folder must be a socket of the user's own. */
 function checkSocket(path: string): void {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch {
-    return; // gone meanwhile: nothing to connect to
-  }
-  const uid = process.getuid?.();
-  if (!st.isSocket()) throw new ControlClientError(`not connecting: ${path} is not a socket; remove it`);
-  if (uid !== undefined && st.uid !== uid) {
-    throw new ControlClientError(`not connecting: ${path} belongs to uid ${st.uid}, not to you (uid ${uid}); remove it`);
-  }
+  const problem = socketProblem(path);
+  if (problem) throw new ControlClientError(problem);
 }
 
 /** Send one request and wait for its reply (a `wait` may take as long as its own timeout). */

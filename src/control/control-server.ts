@@ -3,11 +3,9 @@
  * and `wait` reach a running belltower. A malformed request gets an error reply and never takes
  * the server down; a socket left by a dead process is removed before listening.
  */
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { dirname } from 'node:path';
-import { ensurePrivateDir } from '../platform/private-dir.js';
+import { listenPrivate, removeSocket, SocketBusyError } from '../platform/private-socket.js';
 import { formatDuration } from '../verdict/duration.js';
 import { findTile } from './control-target.js';
 import type { ControlTarget } from './control-target.js';
@@ -44,34 +42,18 @@ export class ControlServer {
   ) {}
 
   static async listen(path: string, target: ControlTarget, options: ControlServerOptions = {}): Promise<ControlServer> {
-    if (process.platform !== 'win32') {
-      ensurePrivateDir(dirname(path));
-      if (existsSync(path)) {
-        if (await isAlive(path)) throw new ControlServerError(`another belltower is already running as ${path}; pick another --session name`);
-        unlinkSync(path); // left by a process that died
-      }
-    }
     const server = createServer();
     const control = new ControlServer(server, path, {
       idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     });
     server.on('connection', (socket) => control.accept(socket, target));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      // The socket is bound inside listen(): created 0600 from its first instant, not chmod-ed
-      // after a window in which it had the default mode.
-      const umask = process.platform === 'win32' ? undefined : process.umask(0o177);
-      try {
-        server.listen(path, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      } finally {
-        if (umask !== undefined) process.umask(umask);
-      }
-    });
-    if (process.platform !== 'win32') chmodSync(path, 0o600);
+    try {
+      await listenPrivate(server, path, (busy) => `another belltower is already running as ${busy}; pick another --session name`);
+    } catch (error) {
+      if (error instanceof SocketBusyError) throw new ControlServerError(error.message);
+      throw error;
+    }
     return control;
   }
 
@@ -79,13 +61,7 @@ export class ControlServer {
     for (const cancel of this.waits) cancel();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    if (process.platform !== 'win32' && existsSync(this.path)) {
-      try {
-        unlinkSync(this.path);
-      } catch {
-        // already gone
-      }
-    }
+    removeSocket(this.path);
   }
 
   private accept(socket: Socket, target: ControlTarget): void {
@@ -214,14 +190,4 @@ export class ControlServer {
   }
 }
 
-/** Is something listening on this socket? A refused connection means a dead process left it. */
-export function isAlive(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createConnection(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-}
+export { isAlive } from '../platform/private-socket.js';

@@ -13,12 +13,15 @@ import { findWorkspace } from './workspace-command.js';
 import { WORKSPACE_FILE } from '../workspace/workspace-file.js';
 import { admitWorkspace } from './workspace-trust.js';
 import { readGridFlags } from './grid-options.js';
+import { launchOrAttach, serverRuns } from './session-commands.js';
 
 export interface GridFlags extends UiFlags {
   config?: string;
+  /** Start (or attach to) the session's detached server instead of running the grid here. */
+  server?: boolean;
 }
 
-export async function gridCommand(specs: string[], flags: GridFlags, out: Output, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+export async function gridCommand(specs: string[], flags: GridFlags, out: Output, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   // A wrong flag is said before anything else happens: before the workspace file is read, and
   // before its trust question takes the terminal.
   const wrong = readGridFlags(flags);
@@ -26,6 +29,12 @@ export async function gridCommand(specs: string[], flags: GridFlags, out: Output
     out.error(`belltower: ${wrong.error}`);
     return 2;
   }
+  if (flags.onRing !== undefined && !flags.server && flags.asServer === undefined) {
+    out.error('belltower: --on-ring runs when a tile rings while nobody is attached to a session server: give --server too');
+    return 2;
+  }
+  // This folder's session already runs in a server: attach to it, whatever else was asked.
+  if (flags.asServer === undefined && (await serverRuns(flags, cwd))) return launchOrAttach(specs, flags, out, argv, cwd);
   const found = findWorkspace(flags.config, cwd);
   if (found && !found.ok) {
     for (const error of found.errors) out.error(`belltower: ${error}`);
@@ -45,6 +54,8 @@ export async function gridCommand(specs: string[], flags: GridFlags, out: Output
     });
     if (refused !== null) return refused;
   }
+  // The server process started below reads the same command line (and finds the file trusted).
+  if (flags.server && flags.asServer === undefined) return launchOrAttach(specs, flags, out, argv, cwd);
   const requests: TileRequest[] = [...(workspace?.tiles ?? []), ...specs.map((spec) => ({ spec, cwd, fromCommandLine: true }))];
   // With neither, one Claude tile — unless a saved workspace comes back instead, which only the
   // grid can tell once it holds the session.
@@ -66,6 +77,7 @@ export async function gridCommand(specs: string[], flags: GridFlags, out: Output
             ...(workspace.bell ? { bell: workspace.bell } : {}),
             ...(workspace.notify ? { notify: workspace.notify } : {}),
             ...(workspace.escapeKey ? { escapeKey: workspace.escapeKey } : {}),
+            ...(workspace.onRing ? { onRing: workspace.onRing } : {}),
             timing: workspace.timing,
           },
         }

@@ -29,6 +29,8 @@ export interface GridDisplayFlags {
   scrollback?: string;
   /** Mouse reports: click selects, double click focuses, the wheel scrolls. */
   mouse?: boolean;
+  /** A shell command line run on a ring while no client is attached to the session server. */
+  onRing?: string;
 }
 
 /** Memory grows with it (about 2.6 MB per 120×40 tile at 1000 lines, 19 MB at 10 000). */
@@ -62,6 +64,16 @@ const GRID_OPTIONS: readonly GridOption[] = [
   { flags: '--quiet-period <duration>', description: 'a tile that rings again this soon is shown, not rung (default: 30s; 0 rings every time)', on: BOTH },
   { flags: '--restore', description: "bring back this session's last workspace without asking (its tiles, their conversations, the grid)", on: GRID_ONLY },
   { flags: '--fresh', description: "start without the session's last workspace, even after a crash (it is replaced by this one)", on: GRID_ONLY },
+  {
+    flags: '--server',
+    description: 'run the tiles in a session server that outlives this terminal: d detaches, belltower attach comes back (attaches when the session already runs)',
+    on: GRID_ONLY,
+  },
+  {
+    flags: '--on-ring <command>',
+    description: 'with --server: a shell command run when a tile rings while no client is attached (BELLTOWER_TILE, _NAME, _STATE, _MESSAGE, … in its environment)',
+    on: GRID_ONLY,
+  },
   { flags: '--exit-with-last-tile', description: 'quit when every tile has exited', on: BOTH },
   { flags: '--mouse', description: "click selects a tile, double click focuses it, the wheel scrolls (off by default: your terminal's own text selection keeps working)", on: BOTH },
   { flags: '--scrollback <lines>', description: 'lines of output each tile keeps for the scroll view (default 1000)', on: BOTH },
@@ -87,6 +99,8 @@ export function addGridOptions(command: Command, target: Target): Command {
     const option = new Option(spec.flags, typeof spec.description === 'function' ? spec.description(target) : spec.description);
     command.addOption(spec.repeatable ? option.argParser(collect) : option);
   }
+  // How `--server` starts the session's server process; not for people.
+  if (target === 'grid') command.addOption(new Option('--as-server <size>').hideHelp());
   return command;
 }
 

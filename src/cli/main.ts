@@ -19,6 +19,7 @@ import { reportFailure } from './refusal.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadlessWorkspace } from './run-command.js';
 import { gridCommand } from './grid-command.js';
+import { attachCommand, killSessionCommand, sessionsCommand } from './session-commands.js';
 import type { GridFlags } from './grid-command.js';
 import { initWorkspace } from './workspace-command.js';
 import { trustCommand } from './trust-command.js';
@@ -222,6 +223,26 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .argument('<name>')
     .option('--session <name>', 'which running belltower')
     .action(async (tile: string, name: string, flags: { session?: string }) => setExit(await renameCommand(tile, name, flags, out)));
+
+  program
+    .command('attach')
+    .description("attach to a running session's server (default: this folder's session); d detaches again")
+    .argument('[session]')
+    .option('--session <name>', 'which session (as the argument)')
+    .action(async (session: string | undefined, flags: { session?: string }) => setExit(await attachCommand(session, flags, out)));
+
+  program
+    .command('sessions')
+    .description('the running session servers: name, folder, tiles and their states, clients attached, since when')
+    .option('--json', 'one JSON array')
+    .action(async (flags: { json?: boolean }) => setExit(await sessionsCommand(flags, out)));
+
+  program
+    .command('kill-session')
+    .description("end a session's server and every tile in it (default: this folder's session)")
+    .argument('[session]')
+    .option('--session <name>', 'which session (as the argument)')
+    .action(async (session: string | undefined, flags: { session?: string }) => setExit(await killSessionCommand(session, flags, out)));
 
   program
     .command('replay')

@@ -3,7 +3,9 @@
  * (restored on every way out — q, a signal, a crash), the tiles, the control socket, and where
  * stray output goes (the log file, never the screen).
  */
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
+import { sessionFromFolder } from './session-name.js';
+export { sessionFromFolder } from './session-name.js';
 import { captureState } from '../restore/capture.js';
 import type { TileExtras } from '../restore/capture.js';
 import { when } from '../restore/restore-plan.js';
@@ -23,7 +25,11 @@ import { TileSet } from '../tile/tile-set.js';
 import type { RingState } from '../tile/workspace-view.js';
 import { colorDepthFrom } from '../ui/color-depth.js';
 import { tmuxClientFeatures } from '../platform/tmux-features.js';
-import type { GridApp, InitialUi, TileSettings } from '../ui/grid-app.js';
+import type { GridApp, InitialUi, TerminalPort, TileSettings } from '../ui/grid-app.js';
+import { SessionClients } from '../server/session-clients.js';
+import { RingCommand } from '../server/ring-command.js';
+import { attachSocketPath } from '../server/attach-server.js';
+import { packageVersion } from './version.js';
 import { initialSizes } from '../ui/initial-sizes.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
 import { chooseNotifier, multiplexer } from '../ui/notify.js';
@@ -44,11 +50,14 @@ export interface UiFlags extends CommonRunFlags, GridDisplayFlags {
   restore?: boolean;
   /** Ignore the saved workspace (it is replaced by this one's). */
   fresh?: boolean;
+  /** Run as this session's detached server (started by `belltower --server`): no terminal of its
+   * own, a grid for each client that attaches; the value is the first client's size, COLSxROWS. */
+  asServer?: string;
 }
 
 export interface UiStyle {
   /** The workspace file's choices for every tile (the command line's flags win). */
-  workspace?: { bell?: string; notify?: string; escapeKey?: string; timing?: Record<string, number> };
+  workspace?: { bell?: string; notify?: string; escapeKey?: string; onRing?: string; timing?: Record<string, number> };
   /** End after this long (the demo's --seconds). */
   stopAfterMs?: number;
   /** The session name when --session is not given. */
@@ -107,7 +116,12 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     for (const line of style.whenEmpty) out.error(line);
     return EXIT.usage;
   }
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+  const serving = flags.asServer !== undefined ? parseSize(flags.asServer) : null;
+  if (flags.asServer !== undefined && !serving) {
+    out.error(`belltower: --as-server takes COLSxROWS (got "${flags.asServer}")`);
+    return EXIT.usage;
+  }
+  if (!serving && (!process.stdin.isTTY || !process.stdout.isTTY)) {
     out.error('belltower: the full-screen UI needs a terminal; without one, run `belltower run --headless [SPEC...]`');
     return EXIT.usage;
   }
@@ -117,9 +131,12 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   const loadingApp = import('../ui/grid-app.js');
   loadingApp.catch(() => undefined); // awaited below; an early return must not leave it unhandled
 
+  // A server's stderr is its launcher's pipe until the launcher attaches and lets go of it.
+  if (serving) process.stderr.on('error', () => undefined);
   const logPath = join(dirs.log, 'belltower.log');
   const log = fileLogger(logPath);
-  const terminal = new UserTerminal(process.stdin, process.stdout);
+  const terminal = serving ? null : new UserTerminal(process.stdin, process.stdout);
+  const firstSize = serving ?? { cols: terminal?.cols ?? FALLBACK_SIZE.cols, rows: terminal?.rows ?? FALLBACK_SIZE.rows };
 
   // Inside tmux, COLORTERM rarely says it: ask tmux what the terminal outside can show. Tiles are
   // told truecolor when it has it, as a terminal emulator tells its programs.
@@ -150,7 +167,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   let restoring: RestorePlan | null = null;
   let restoredFrom: WorkspaceState | null = null;
   if (persist) {
-    const start = await startingTiles(stateFile, setup.session, flags, requests, askOnTerminal(process.stdin, process.stdout), out);
+    const start = await startingTiles(stateFile, setup.session, flags, requests, serving ? async () => false : askOnTerminal(process.stdin, process.stdout), out);
     if ('exit' in start) {
       await control.close();
       return start.exit;
@@ -187,7 +204,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     setup = again;
   }
   const timings = requests.map((r) => (r.timing && Object.keys(r.timing).length > 0 ? resolveTiming({ ...setup.timing, ...r.timing }) : setup.timing));
-  const sizes = initialSizes(terminal.cols, terminal.rows, setup.launches.length);
+  const sizes = initialSizes(firstSize.cols, firstSize.rows, setup.launches.length);
   const sizeOf = (index: number) => sizes[index] ?? { width: FALLBACK_SIZE.cols, height: FALLBACK_SIZE.rows };
 
   sweepOrphans(dirs.runtime, Date.now(), { logger: log });
@@ -195,6 +212,10 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
 
   const quiet = captureStray(log);
   let app: GridApp | null = null;
+  /** A server's attached clients (each with its grid). */
+  let clients: SessionClients | null = null;
+  /** A server's `--on-ring` command. */
+  let ringCommand: RingCommand | null = null;
   /** The chrome's row cache at work (rows built and reused), for the log at the end. */
   let rowCacheStats: (() => object) | null = null;
   let finishing = false;
@@ -210,7 +231,8 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   };
   // Said once on the status line (or, before the grid shows, as its first note).
   const stateTrouble = (message: string) => {
-    if (app) app.say(message);
+    if (clients) clients.say(message);
+    else if (app) app.say(message);
     else initialUi.note = message;
   };
   const saver = persist
@@ -227,7 +249,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
             tiles: tiles.tiles,
             launchOf: (id) => tiles.launchOf(id),
             extras: (id) => extras.get(id) ?? {},
-            ui: app?.snapshot() ?? { selected: initialUi.selected, zoomed: initialUi.zoomed, layout: initialUi.layoutMode, hideIdle: initialUi.hideIdle, unseen: initialUi.unseen, muted: initialUi.muted },
+            ui: (clients ? clients.snapshot() : app?.snapshot()) ?? { selected: initialUi.selected, zoomed: initialUi.zoomed, layout: initialUi.layoutMode, hideIdle: initialUi.hideIdle, unseen: initialUi.unseen, muted: initialUi.muted },
           }),
       })
     : null;
@@ -244,7 +266,8 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   // Whatever happens, the terminal goes back to how it was, first and synchronously.
   const restoreScreen = () => {
     app?.stop();
-    terminal.restore();
+    clients?.stopDrawing();
+    terminal?.restore();
     quiet.release();
   };
   const finish = (ending: Ending, why: string) => {
@@ -265,8 +288,11 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     out.error(`belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`);
     finish('crash', 'crash');
   };
-  const signals: EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  // A server has no terminal to lose: a hang-up is no reason to end the tiles.
+  const signals: EndingSignal[] = serving ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.on(signal, onSignal);
+  const ignoreHangUp = () => log('info', 'server: SIGHUP ignored (no terminal to lose)');
+  if (serving) process.on('SIGHUP', ignoreHangUp);
   // While the grid owns the terminal, a crash is ours to report: the screen must be restored
   // before anything is printed. The command line's own handlers come back afterwards.
   const outerUncaught = process.listeners('uncaughtException');
@@ -278,12 +304,12 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   const removeExitHook = onExit(() => restoreScreen(), { alwaysLast: true });
   // The terminal going away shows up as EIO on stdout before (or instead of) SIGHUP.
   const onStdoutError = () => finish('SIGHUP', 'the terminal went away');
-  process.stdout.on('error', onStdoutError);
+  if (!serving) process.stdout.on('error', onStdoutError);
 
   let ending: Ending = null;
   const timer = style.stopAfterMs === undefined ? undefined : setTimeout(() => finish(null, 'time is up'), style.stopAfterMs);
   try {
-    terminal.enter({ mouse: flags.mouse === true });
+    terminal?.enter({ mouse: flags.mouse === true });
     // Rings that come before the grid does (a quick command finishes while Ink loads) wait for it.
     const earlyRings: { id: number; state: RingState }[] = [];
     const offEarlyRings = tiles.onRing((id, state) => {
@@ -327,28 +353,67 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
     }
     saver?.changed();
     if (!finishing) {
-      const { GridApp, inkRowCacheOn, inkRowCacheStats } = await loadingApp;
+      const { GridApp, chromeStylesOn, inkRowCacheOn, inkRowCacheStats } = await loadingApp;
+      if (serving) chromeStylesOn();
       log('info', 'grid loaded', { inkRowCache: inkRowCacheOn });
       rowCacheStats = inkRowCacheStats;
-      app = new GridApp({
-        initial: initialUi,
-        onUiChange: () => saver?.changed(),
-        view: tiles,
-        terminal,
-        escapeKey: escape.key,
-        bell,
-        notify: chooseNotifier(notifyChoice, process.env),
-        notifyWrap: multiplexer(process.env),
-        quietPeriodMs,
-        tileSettings: (id) => settings.get(id) ?? { bell: true, notify: true },
-        cwd: process.cwd(),
-        color: wantsColor(process.env),
-        depth,
-        logger: log,
-        onQuit: () => finish(null, 'quit'),
-      });
-      offEarlyRings();
-      app.start(earlyRings);
+      const makeApp = (port: TerminalPort, env: NodeJS.ProcessEnv, onDetach?: () => void) =>
+        new GridApp({
+          initial: uiForNextClient(clients?.snapshot() ?? null, initialUi),
+          onUiChange: () => saver?.changed(),
+          view: tiles,
+          terminal: port,
+          escapeKey: escape.key,
+          bell,
+          notify: chooseNotifier(notifyChoice, env),
+          notifyWrap: multiplexer(env),
+          quietPeriodMs,
+          tileSettings: (id) => settings.get(id) ?? { bell: true, notify: true },
+          cwd: process.cwd(),
+          color: wantsColor(env),
+          depth: env === process.env ? depth : colorDepthFrom(env, tmuxClientFeatures(env)),
+          logger: log,
+          onQuit: () => finish(null, 'quit'),
+          ...(onDetach ? { onDetach } : {}),
+        });
+      if (serving) {
+        const allEnded = () => tiles.tileInfos().every((t) => t.state === 'exited');
+        // The server ends when its last tile is gone and nobody is looking.
+        const endIfDone = () => {
+          if (clients && clients.count === 0 && allEnded()) finish(null, 'every tile has ended and no client is attached');
+        };
+        const onRingCommand = flags.onRing ?? style.workspace?.onRing;
+        ringCommand = onRingCommand ? new RingCommand({ command: onRingCommand, logger: log }) : null;
+        clients = await SessionClients.listen({
+          path: attachSocketPath(dirs.runtime, setup.session),
+          runtimeDir: dirs.runtime,
+          session: setup.session,
+          version: packageVersion(),
+          cwd: process.cwd(),
+          logger: log,
+          view: tiles,
+          earlier: earlyRings,
+          makeApp: (link, detach) => makeApp(link, { ...link.hello.env }, detach),
+          changed: () => {
+            saver?.changed();
+            endIfDone();
+          },
+          unattended: (id, state) => {
+            const info = tiles.tileInfos().find((t) => t.id === id);
+            if (!info || !ringCommand) return;
+            // A tile muted in the last client's grid, or kept quiet by the workspace file, is not pushed.
+            if (clients?.snapshot()?.muted.includes(id) || settings.get(id)?.notify === false) return;
+            ringCommand.ring({ session: setup.session, tile: id, name: info.name, folder: info.cwd ?? process.cwd(), state, agent: info.agent, ...(info.says ? { message: info.says } : {}) });
+          },
+        });
+        offEarlyRings();
+        tiles.onChange(() => endIfDone());
+        log('info', 'server ready', { attach: attachSocketPath(dirs.runtime, setup.session), pid: process.pid });
+      } else if (terminal) {
+        app = makeApp(terminal, process.env);
+        offEarlyRings();
+        app.start(earlyRings);
+      }
       if (flags.exitWithLastTile) void tiles.allExited().then(() => finish(null, 'every tile exited'));
     }
     ending = await done;
@@ -358,14 +423,20 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
   } finally {
     if (timer) clearTimeout(timer);
     restoreScreen();
+    ringCommand?.close();
     await tiles.stop();
     await control.close();
+    if (clients) {
+      const status = ending === 'crash' ? EXIT.failure : exitStatus(ending, tiles.ends());
+      await clients.close(ending === null ? 'quit' : 'killed', status);
+    }
+    process.off('SIGHUP', ignoreHangUp);
     for (const signal of signals) process.off(signal, onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
     for (const listener of outerUncaught) process.on('uncaughtException', listener);
     for (const listener of outerRejection) process.on('unhandledRejection', listener);
-    process.stdout.off('error', onStdoutError);
+    if (!serving) process.stdout.off('error', onStdoutError);
     removeExitHook();
     if (app) log('info', 'ui painted', { ...app.stats, ...(rowCacheStats ? { inkRows: rowCacheStats() } : {}) });
     if (saver) log('info', 'workspace state', { file: stateFile, ...saver.stats });
@@ -383,12 +454,6 @@ function parseEscapeKeyName(text: string): string {
 /** NO_COLOR (no-color.org): present and not empty turns the chrome's colours off. */
 export function wantsColor(env: Readonly<Record<string, string | undefined>>): boolean {
   return !(env.NO_COLOR !== undefined && env.NO_COLOR !== '');
-}
-
-/** The default session name: the folder's name, in the alphabet session names allow. */
-export function sessionFromFolder(folder: string): string {
-  const name = basename(folder).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
-  return name === '' ? 'belltower' : name;
 }
 
 /**
@@ -414,4 +479,20 @@ function captureStray(log: Logger): { release(): void } {
       stderr.write = original;
     },
   };
+}
+
+/** `120x40` as a size, or null. */
+export function parseSize(text: string): { cols: number; rows: number } | null {
+  const m = /^(\d{1,4})x(\d{1,4})$/.exec(text.trim());
+  if (!m) return null;
+  const cols = Number(m[1]);
+  const rows = Number(m[2]);
+  return cols >= 1 && rows >= 1 && cols <= 1000 && rows <= 1000 ? { cols, rows } : null;
+}
+
+/** Where a client's grid starts: where the last one left it (selection, zoom, layout, marks), or
+ * where the session started. */
+function uiForNextClient(seen: ReturnType<GridApp['snapshot']> | null, start: InitialUi): InitialUi {
+  if (!seen) return start;
+  return { selected: seen.selected, zoomed: seen.zoomed, layoutMode: seen.layout, hideIdle: seen.hideIdle, unseen: seen.unseen, muted: seen.muted };
 }

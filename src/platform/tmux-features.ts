@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 export function tmuxClientFeatures(env: Readonly<Record<string, string | undefined>>): string | null {
   if (!env.TMUX) return null;
   try {
-    const out = execFileSync('tmux', ['display-message', '-p', '#{client_termfeatures}'], { encoding: 'utf8', timeout: 500, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('tmux', ['display-message', '-p', '#{client_termfeatures}'], { encoding: 'utf8', timeout: 500, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, TMUX: env.TMUX, TMUX_PANE: env.TMUX_PANE } });
     const features = out.trim();
     return features === '' ? null : features;
   } catch {

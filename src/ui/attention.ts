@@ -66,6 +66,13 @@ export function ringArrived(attention: Attention, id: number, ctx: RingContext):
   };
 }
 
+/** Rings that came while nobody was looking (no client attached to the session): each tile is
+ * unseen, with no bell now — the news is old — and its next ring is news again. */
+export function missed(attention: Attention, ids: readonly number[]): Attention {
+  const fresh = ids.filter((id, i) => !attention.unseen.includes(id) && ids.indexOf(id) === i);
+  return fresh.length === 0 ? attention : { ...attention, unseen: [...attention.unseen, ...fresh] };
+}
+
 /** The user looked at the tile (focused, zoomed, typed into it): nothing unseen, and its next
  * ring is news again. */
 export function looked(attention: Attention, id: number): Attention {

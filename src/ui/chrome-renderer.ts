@@ -7,6 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
+import chalk from 'chalk';
 import { render } from 'ink';
 import type { Instance } from 'ink';
 import type { ReactElement } from 'react';
@@ -16,6 +17,16 @@ import { installInkRowCache } from './ink-row-cache.js';
 // new screen (docs/performance.md). It stays Ink's own on any other Ink version.
 /** Whether Ink's frames are built by the row cache (the log says, at start). */
 export const inkRowCacheOn = await installInkRowCache();
+
+/**
+ * Ink styles text with chalk, which reads the colours the process's own stdout shows. A session
+ * server's stdout is no terminal (its frames go to clients' sockets), so chalk would strip every
+ * style: the server sets the 16 colours and the attributes the chrome uses (it names no other
+ * colour), whatever its stdout is.
+ */
+export function chromeStylesOn(): void {
+  if (chalk.level < 1) chalk.level = 1;
+}
 
 /** What Ink needs of a stdout: a size, resize events, and somewhere to put frames. */
 class FrameSink extends EventEmitter {

@@ -8,7 +8,8 @@ import type { Logger } from '../platform/logger.js';
 import type { TileInfo } from '../control/protocol.js';
 import { remoteWhy } from '../remote/remote-why.js';
 import type { RingState, TileScreenView, WorkspaceView } from '../tile/workspace-view.js';
-import { ringArrived } from './attention.js';
+import { missed, ringArrived } from './attention.js';
+import { whileAwayNote } from './while-away.js';
 import { BEL } from './bell.js';
 import type { BellMode } from './bell.js';
 import type { Body, PaintableScreen } from './body-writer.js';
@@ -46,7 +47,7 @@ import type { TileSummary, UiEffect, UiState } from './ui-state.js';
 const PEEK_KEY = -1;
 const PREVIEW_KEY = -1_000_000_000;
 
-export { inkRowCacheOn } from './chrome-renderer.js';
+export { chromeStylesOn, inkRowCacheOn } from './chrome-renderer.js';
 export { inkRowCacheStats } from './ink-row-cache.js';
 
 export interface TerminalPort {
@@ -82,6 +83,9 @@ export interface GridAppOptions {
   logger: Logger;
   /** The user asked to quit (q, confirmed). */
   onQuit: () => void;
+  /** The user asked to leave with every tile running (d); absent where there is no server to
+   * keep them. */
+  onDetach?: () => void;
   now?: () => number;
   /** Where the grid starts (a restore): selection, zoom, layout, hidden idle tiles, the unseen and
    * muted tile ids, and a word on the status line. */
@@ -107,6 +111,9 @@ const FRAME_MS = Math.ceil(1000 / MAX_FPS);
 const ESCAPE_WAIT_MS = 25;
 /** Resizing a pty makes its program redraw: wait until the window stops changing size. */
 const PTY_RESIZE_DEBOUNCE_MS = 80;
+
+/** How long the status line says what rang while nobody was attached. */
+const AWAY_NOTE_MS = 20_000;
 
 export class GridApp {
   private ui: UiState = INITIAL_UI;
@@ -187,8 +194,9 @@ export class GridApp {
   }
 
   /** `earlier`: the rings of tiles that finished before the grid started (a quick command's done
-   * must ring even when it beat the grid's first paint). */
-  start(earlier: readonly { id: number; state: RingState }[] = []): void {
+   * must ring even when it beat the grid's first paint). `away`: the rings that came while no
+   * client was attached to the session — old news: unseen, said on the status line, not rung. */
+  start(earlier: readonly { id: number; state: RingState }[] = [], away: readonly { id: number; state: RingState }[] = []): void {
     const { view, terminal } = this.options;
     this.unsubscribe.push(
       view.onChange(() => this.markChrome()),
@@ -205,6 +213,13 @@ export class GridApp {
     );
     this.applySizes();
     for (const { id, state } of earlier) this.ring(id, state);
+    if (away.length > 0) {
+      const names = new Map(view.tileInfos().map((t) => [t.id, t.name]));
+      const note = whileAwayNote(away, (id) => names.get(id));
+      this.ui = { ...this.ui, attention: missed(this.ui.attention, away.map((r) => r.id).filter((id) => names.has(id))) };
+      if (note) this.ui = withNote(this.ui, note, this.now(), AWAY_NOTE_MS);
+      this.options.logger('info', `attached after ${away.length} ring(s) with no client: ${note ?? 'tiles since closed'}`);
+    }
     this.paint();
   }
 
@@ -300,6 +315,9 @@ export class GridApp {
         return view.seen(effect.tileId);
       case 'quit':
         return this.options.onQuit();
+      case 'detach':
+        if (this.options.onDetach) return this.options.onDetach();
+        return this.say('d detaches from a session server: start belltower with --server to keep the tiles running without this terminal');
       case 'add':
         return void this.settle(view.addTile?.(effect.spec, { cwd: effect.cwd, ...(effect.name ? { name: effect.name } : {}) }), (info) => {
           const index = view.tileInfos().findIndex((t) => t.id === info.id);
@@ -561,7 +579,7 @@ export class GridApp {
     let peek: Body | null = null;
     if (this.ui.overlay) {
       const why = this.ui.overlay.type === 'why' ? this.whyFacts(this.ui.overlay.tileId, infos) : null;
-      const content = overlayContent(this.ui.overlay, { escapeKey: this.options.escapeKey, why, helpOffset: this.ui.helpOffset, tiles: infos, fit: overlayFit(rows) }, cols - 4);
+      const content = overlayContent(this.ui.overlay, { escapeKey: this.options.escapeKey, why, helpOffset: this.ui.helpOffset, tiles: infos, fit: overlayFit(rows), detachable: this.options.onDetach !== undefined }, cols - 4);
       const peeked = this.ui.overlay.type === 'peek' ? view.screenOf(this.ui.overlay.tileId) : undefined;
       if (peeked && this.ui.overlay.type === 'peek') {
         const { outer, body } = peekRect(peeked.cols, peeked.rows, cols, rows);

@@ -58,6 +58,8 @@ export interface OverlayFacts {
   tiles?: readonly (Findable & { state: Parameters<typeof stateWords>[0]; request?: { readonly asks: string; readonly options: readonly { readonly key: string; readonly label: string }[] } })[];
   /** How many lines fit inside an overlay's box on this terminal. */
   fit?: number;
+  /** The grid is a session server's client: d leaves it with the tiles running. */
+  detachable?: boolean;
 }
 
 export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: number): OverlayContent {
@@ -160,7 +162,7 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
           { text: `${overlay.busy} ${overlay.busy === 1 ? 'agent is' : 'agents are'} working or blocked.`, tone: 'warn' },
           { text: 'Quitting ends every tile (SIGHUP, as closing a terminal does).' },
         ],
-        footer: 'y quits · any other key keeps them running',
+        footer: facts.detachable ? 'y quits · d detaches (every tile keeps running) · any other key stays' : 'y quits · any other key keeps them running',
       };
     case 'why': {
       const why = facts.why;

@@ -142,6 +142,8 @@ export type UiEffect =
   | { type: 'send'; tileIds: readonly number[]; text: string }
   /** Put these lines of the tile's buffer on the clipboard (the scroll view's `y`, a mouse drag). */
   | { type: 'copy'; tileId: number; range: CopyRange }
+  /** Leave the grid with every tile running (a session server's client). */
+  | { type: 'detach' }
   | { type: 'quit' };
 
 export interface Step {
@@ -356,6 +358,8 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       const said = pinned.includes(tile.id) ? `tile ${tile.id} pinned big (the rows layout keeps it large)` : `tile ${tile.id} unpinned`;
       return { state: noted({ ...base, pinned }, said, ctx.now), effects: [] };
     }
+    case 'detach':
+      return { state: base, effects: [{ type: 'detach' }] };
     case 'quit': {
       const busy = ctx.tiles.filter((t) => t.state === 'working' || t.state === 'blocked').length;
       if (busy > 0) return { state: { ...base, overlay: { type: 'quit', busy } }, effects: [] };
@@ -386,6 +390,7 @@ function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Ste
   }
   if (overlay.type === 'quit') {
     if (event.name === 'y' || event.name === 'Y') return { state: { ...state, overlay: null }, effects: [{ type: 'quit' }] };
+    if (event.name === 'd') return { state: { ...state, overlay: null }, effects: [{ type: 'detach' }] };
     return { state: noted({ ...state, overlay: null }, 'still running', ctx.now), effects: [] };
   }
   // The key that opened an overlay closes it, as do Escape and q.
@@ -562,10 +567,10 @@ function focusEffects(tile: TileSummary, focused: boolean): UiEffect[] {
 }
 
 /** `state` with a note on the status line for a moment. */
-export function withNote(state: UiState, text: string, now: number): UiState {
-  return noted(state, text, now);
+export function withNote(state: UiState, text: string, now: number, forMs = NOTE_MS): UiState {
+  return noted(state, text, now, forMs);
 }
 
-function noted(state: UiState, text: string, now: number): UiState {
-  return { ...state, note: { text, until: now + NOTE_MS } };
+function noted(state: UiState, text: string, now: number, forMs = NOTE_MS): UiState {
+  return { ...state, note: { text, until: now + forMs } };
 }

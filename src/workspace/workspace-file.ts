@@ -45,6 +45,7 @@ const workspaceSchema = z
     bell: z.enum(BELL_MODES).optional(),
     notify: z.enum(['auto', 'osc9', 'osc777', 'osc99', 'off']).optional(),
     escapeKey: z.string().optional(),
+    onRing: z.string().min(1).max(4096).optional(),
     timing: z.record(z.string(), z.number()).optional(),
     remoteHooks: z.boolean().optional(),
   })
@@ -77,6 +78,8 @@ export interface Workspace {
   bell?: (typeof BELL_MODES)[number];
   notify?: NotifyChoice;
   escapeKey?: string;
+  /** A shell command line run on a ring while no client is attached to the session's server. */
+  onRing?: string;
   timing: Record<string, number>;
 }
 
@@ -175,6 +178,7 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
       ...(data.bell ? { bell: data.bell } : {}),
       ...(data.notify ? { notify: data.notify } : {}),
       ...(data.escapeKey !== undefined ? { escapeKey: data.escapeKey } : {}),
+      ...(data.onRing !== undefined ? { onRing: data.onRing } : {}),
       timing: data.timing ?? {},
     },
   };
@@ -242,6 +246,7 @@ ${tiles.join('\n')}
   // "bell": "all",          // all | background (not for the tile in front of you) | off
   // "notify": "auto",       // auto | osc9 | osc777 | osc99 | off
   // "escapeKey": "ctrl-\\\\", // the key that leaves a focused tile
+  // "onRing": "curl -s -d \\"$BELLTOWER_NAME $BELLTOWER_STATE\\" ntfy.sh/my-topic", // with --server, nobody attached
   // "timing": { "conflictWindowMs": 750 },
 }
 `;

@@ -75,6 +75,10 @@ export function summarizeWorkspace(workspace: Workspace, shown: string, ctx: Sum
       for (const option of sshLocalCommands(args)) lines.push(`      ! ssh option ${printable(option)} runs a command on this machine`);
     }
   });
+  if (workspace.onRing !== undefined) {
+    lines.push(`  on a ring while no client is attached (a session server), runs: ${printable(workspace.onRing)}`);
+    lines.push('      a shell command line, run by /bin/sh -c');
+  }
   return lines;
 }
 

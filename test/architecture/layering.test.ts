@@ -13,7 +13,11 @@ import { folderOf, importGraph, sources, SRC as src } from '../support/import-gr
 export const LAYERS: Readonly<Record<string, number>> = {
   verdict: 0,
   platform: 0,
+  // The attach protocol: bytes and frames, nothing else.
+  wire: 0,
   sources: 1,
+  // The thin attach client: the wire protocol and the terminal it relays (thin-client.test.ts).
+  client: 1,
   control: 1,
   session: 1,
   // git's command line for a tile's worktree and its changes: only platform below it.
@@ -25,6 +29,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   ui: 4,
   restore: 5,
   workspace: 5,
+  // A session's server: the tile set, its clients and one grid for each.
+  server: 5,
   cli: 6,
 };
 

@@ -109,6 +109,18 @@ describe('refusals are one line and exit 2', () => {
     }
   });
 
+  it('--on-ring without --server (nobody is ever away from an in-process grid); attach with no session running', async () => {
+    const onRing = await belltower(['--on-ring', 'true', 'bash']);
+    expect(onRing.code).toBe(2);
+    expectOneLine(onRing, /^belltower: --on-ring runs when a tile rings while nobody is attached to a session server: give --server too/);
+    const attach = await belltower(['attach', 'nothing-here']);
+    expect(attach.code).toBe(2);
+    expectOneLine(attach, /^belltower: no session "nothing-here" is running \(belltower sessions lists those that are\)/);
+    const kill = await belltower(['kill-session', 'nothing-here']);
+    expect(kill.code).toBe(2);
+    expectOneLine(kill, /^belltower: no session "nothing-here" is running \(belltower sessions lists those that are\)/);
+  });
+
   it('durations longer than a timer can wait: --timing, demo --seconds, wait --timeout', async () => {
     const timing = await belltower(['run', '--headless', '--timing', 'conflictWindowMs=3000000000', 'true']);
     expect(timing.code).toBe(2);

@@ -1,0 +1,149 @@
+/**
+ * `belltower attach`: the thin client. It relays — raw keys up the socket, the server's frames to
+ * the terminal, the window's size as a resize — and draws nothing itself, so it loads neither
+ * React nor xterm. The terminal is put back (main screen, cursor, modes, cooked input) on every
+ * way out: an exit from the server, a detach, the server going away, a signal.
+ */
+import { createConnection } from 'node:net';
+import type { Socket } from 'node:net';
+import type { ReadStream, WriteStream } from 'node:tty';
+import { ENTER_SEQUENCE, RESTORE_SEQUENCE } from '../platform/terminal-sequences.js';
+import { CLIENT_ENV_NAMES, encode, inputFrames, WIRE_VERSION, WireDecoder, WireError } from '../wire/wire-protocol.js';
+import type { ServerMessage } from '../wire/wire-protocol.js';
+
+export interface AttachOptions {
+  path: string;
+  session: string;
+  version: string;
+  stdin: ReadStream;
+  stdout: WriteStream;
+  env: NodeJS.ProcessEnv;
+  /** Lines for the user, after the terminal is back: news (stdout) and trouble (stderr). */
+  tell: (line: string) => void;
+  say: (line: string) => void;
+}
+
+export type AttachOutcome =
+  /** The server let the client go: the status to end with. */
+  | { kind: 'ended'; status: number }
+  /** Nothing listens there: no server for that session. */
+  | { kind: 'absent' };
+
+/** Connect to a session server's socket, or find there is none. */
+export function connectTo(path: string): Promise<Socket | null> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', () => resolve(null));
+  });
+}
+
+export async function attach(options: AttachOptions): Promise<AttachOutcome> {
+  const socket = await connectTo(options.path);
+  if (!socket) return { kind: 'absent' };
+  return relay(socket, options);
+}
+
+/** Relay a connected socket until the server lets go. */
+export function relay(socket: Socket, options: AttachOptions): Promise<AttachOutcome> {
+  const { stdin, stdout } = options;
+  const env: Record<string, string> = {};
+  for (const name of CLIENT_ENV_NAMES) {
+    const value = options.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
+  return new Promise((resolve) => {
+    const decoder = new WireDecoder('server');
+    let entered = false;
+    let finished = false;
+    const write = (data: string) => {
+      try {
+        stdout.write(data);
+      } catch {
+        // the terminal is gone
+      }
+    };
+    const restore = () => {
+      if (!entered) return;
+      entered = false;
+      write(RESTORE_SEQUENCE);
+      try {
+        stdin.setRawMode(false);
+      } catch {
+        // the terminal is gone (SIGHUP)
+      }
+    };
+    const finish = (status: number, line?: string, news = false) => {
+      if (finished) return;
+      finished = true;
+      restore();
+      stdin.off('data', onKeys);
+      stdin.pause();
+      stdout.off('resize', onResize);
+      for (const [signal, handler] of signalHandlers) process.off(signal, handler);
+      process.off('exit', restore);
+      socket.destroy();
+      if (line) (news ? options.tell : options.say)(line);
+      resolve({ kind: 'ended', status });
+    };
+    const send = (frame: Buffer) => {
+      if (!socket.destroyed) socket.write(frame);
+    };
+    const onKeys = (data: Buffer | string) => {
+      for (const frame of inputFrames(typeof data === 'string' ? data : data.toString('utf8'))) send(frame);
+    };
+    const onResize = () => send(encode({ type: 'resize', ...size() }));
+    // A closed terminal or a kill: this client goes, the session stays.
+    const signalHandlers: [NodeJS.Signals, () => void][] = [
+      ['SIGHUP', () => finish(129)],
+      ['SIGTERM', () => finish(143)],
+      ['SIGINT', () => finish(130)],
+    ];
+    for (const [signal, handler] of signalHandlers) process.on(signal, handler);
+    process.on('exit', restore);
+
+    const onMessage = (message: ServerMessage) => {
+      switch (message.type) {
+        case 'welcome':
+          if (message.wire !== WIRE_VERSION) {
+            return finish(2, `belltower: session "${options.session}" runs belltower ${message.version}, which speaks another attach protocol; run that belltower, or end the session (belltower kill-session ${options.session})`);
+          }
+          entered = true;
+          stdin.setRawMode(true);
+          stdin.on('data', onKeys);
+          stdin.resume();
+          stdout.on('resize', onResize);
+          write(ENTER_SEQUENCE);
+          return;
+        case 'refused':
+          return finish(2, `belltower: ${message.message}`);
+        case 'output':
+          return write(message.data);
+        case 'exit':
+          if (message.reason === 'detached') return finish(message.status, `[detached from session ${options.session}; belltower attach ${options.session} comes back]`, true);
+          if (message.reason === 'killed') return finish(message.status, `[session ${options.session} was ended]`, true);
+          return finish(message.status, message.message);
+      }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      let messages;
+      try {
+        messages = decoder.push(chunk);
+      } catch (error) {
+        if (error instanceof WireError) return finish(1, `belltower: the server of session "${options.session}" sent what this belltower cannot read (${error.message}); is it another version?`);
+        throw error;
+      }
+      for (const message of messages) {
+        onMessage(message as ServerMessage);
+        if (finished) return;
+      }
+    });
+    socket.on('error', () => undefined); // 'close' follows
+    socket.on('close', () => finish(1, `belltower: the server of session "${options.session}" went away; \`belltower\` here offers to restore its tiles`));
+    socket.write(encode({ type: 'hello', wire: WIRE_VERSION, version: options.version, ...size(), env }));
+  });
+}

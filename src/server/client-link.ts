@@ -1,0 +1,97 @@
+/**
+ * One attached client, seen by the server: the terminal its grid draws on (TerminalPort), whose
+ * bytes go down the client's socket as output frames. A client that stops reading (a stalled ssh)
+ * never holds the server up: once this much is unread, frames are dropped, and when the socket
+ * drains the grid is told to redraw whole — as tmux does.
+ */
+import type { Socket } from 'node:net';
+import type { TerminalPort } from '../ui/grid-app.js';
+import { encode } from '../wire/wire-protocol.js';
+import type { ExitReason, Hello } from '../wire/wire-protocol.js';
+
+/** Unread output beyond this and frames are dropped until the client catches up. */
+export const MAX_UNREAD_BYTES = 1024 * 1024;
+
+export class ClientLink implements TerminalPort {
+  private size: { cols: number; rows: number };
+  private behind = false;
+  private closed = false;
+  private readonly inputListeners = new Set<(data: string) => void>();
+  private readonly resizeListeners = new Set<() => void>();
+  /** Frames dropped because the client was not reading, for the log. */
+  dropped = 0;
+  readonly attachedAt = Date.now();
+
+  constructor(
+    private readonly socket: Socket,
+    readonly hello: Hello,
+    readonly id: number,
+  ) {
+    this.size = { cols: hello.cols, rows: hello.rows };
+    socket.on('drain', () => {
+      if (!this.behind || this.closed) return;
+      this.behind = false;
+      this.redraw();
+    });
+  }
+
+  get cols(): number {
+    return this.size.cols;
+  }
+
+  get rows(): number {
+    return this.size.rows;
+  }
+
+  get isClosed(): boolean {
+    return this.closed || this.socket.destroyed;
+  }
+
+  write(data: string): void {
+    if (data === '' || this.isClosed) return;
+    if (this.behind) {
+      this.dropped++;
+      return;
+    }
+    this.socket.write(encode({ type: 'output', data }));
+    if (this.socket.writableLength > MAX_UNREAD_BYTES) this.behind = true;
+  }
+
+  onInput(listener: (data: string) => void): () => void {
+    this.inputListeners.add(listener);
+    return () => this.inputListeners.delete(listener);
+  }
+
+  onResized(listener: () => void): () => void {
+    this.resizeListeners.add(listener);
+    return () => this.resizeListeners.delete(listener);
+  }
+
+  /** The client typed. */
+  input(data: string): void {
+    for (const listener of this.inputListeners) listener(data);
+  }
+
+  /** The client's terminal changed size. */
+  resized(cols: number, rows: number): void {
+    if (cols === this.size.cols && rows === this.size.rows) return;
+    this.size = { cols, rows };
+    this.redraw();
+  }
+
+  /** Let the client go, telling it why and with which status it ends. */
+  close(reason: ExitReason, status: number, message?: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (!this.socket.destroyed) {
+      this.socket.end(encode({ type: 'exit', reason, status, ...(message !== undefined ? { message } : {}) }));
+      // A client that does not read even its exit is not waited for.
+      setTimeout(() => this.socket.destroy(), 2000).unref();
+    }
+  }
+
+  /** Everything on the client's screen is unknown: the grid paints it whole (as after a resize). */
+  private redraw(): void {
+    for (const listener of this.resizeListeners) listener();
+  }
+}

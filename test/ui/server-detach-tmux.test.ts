@@ -1,0 +1,250 @@
+/**
+ * Sessions that outlive the terminal, in real terminals (tmux): `belltower --server` starts the
+ * session's server detached from the terminal and attaches to it; `d` detaches and ends nothing;
+ * what finishes while nobody is attached is shown (unseen, on the status line) to the client that
+ * attaches next, from another window of another size, and ran `--on-ring`; two clients both ring
+ * (and `--on-ring` stays still); a SPEC given to a running session joins it; closing a client's
+ * window leaves the server; `kill-session` ends it; a server killed with `kill -9` is found stale
+ * and the next start offers restore.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sessionFromFolder } from '../../src/cli/session-name.js';
+import { closeAll, keepFolder } from '../support/grid-session.js';
+import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const bin = join(repo, 'bin', 'belltower.js');
+const missing = tmuxMissing();
+const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+const opened: Tmux[] = [];
+const stateDirs: string[] = [];
+
+/** The pids of the session servers still running under a state folder. */
+function serverPids(state: string): number[] {
+  const dir = join(state, 'run', 'attach');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { pid: number }).pid)
+    .filter((pid) => alive(pid));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterEach(async () => {
+  for (const t of opened.splice(0)) t.close();
+  // A detached server outlives its windows by design: end it, and wait so its folder can go.
+  for (const state of stateDirs.splice(0)) {
+    const pids = serverPids(state);
+    for (const pid of pids) process.kill(pid, 'SIGTERM');
+    const deadline = Date.now() + 15_000;
+    while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  }
+  closeAll();
+});
+
+interface Session {
+  work: string;
+  state: string;
+  session: string;
+  env: Record<string, string | undefined>;
+  /** A window running `belltower ARGS` in the session's folder; its exit status lands in `exit-N`. */
+  window(n: number, args: string[], size: { cols: number; rows: number }): Tmux;
+  exitOf(n: number): number | null;
+  cli(...args: string[]): { status: number | null; stdout: string; stderr: string };
+}
+
+function session(): Session {
+  const work = keepFolder(mkdtempSync(join(tmpdir(), 'bt-detach-')));
+  const state = keepFolder(mkdtempSync(join(tmpdir(), 'bt-detach-state-')));
+  stateDirs.push(state);
+  const env: Record<string, string | undefined> = { ...process.env, CI: undefined, BELLTOWER_STATE_DIR: state, NO_COLOR: undefined, SHELL: '/bin/sh', BELLTOWER_CLAUDE_BIN: '/nonexistent/claude' };
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') env[name] = undefined;
+  const exitOf = (n: number) => {
+    const file = join(work, `exit-${n}`);
+    if (!existsSync(file)) return null;
+    const m = /EXIT=(\d+)/.exec(readFileSync(file, 'utf8'));
+    return m ? Number(m[1]) : null;
+  };
+  return {
+    work,
+    state,
+    session: sessionFromFolder(work),
+    env,
+    window(n, args, size) {
+      const command = [
+        `echo BEFORE-${n}`,
+        `${q(process.execPath)} ${q(bin)} ${args.map(q).join(' ')} 2> ${q(join(work, `stderr-${n}`))}`,
+        `echo "EXIT=$?" > ${q(join(work, `exit-${n}`))}`,
+        `echo AFTER-${n}`,
+        'sleep 600',
+      ].join('\n');
+      const tmux = new Tmux({ ...size, command, env, cwd: work });
+      opened.push(tmux);
+      return tmux;
+    },
+    exitOf,
+    cli(...args) {
+      const run = spawnSync(process.execPath, [bin, ...args], { cwd: work, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 });
+      return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+    },
+  };
+}
+
+/** /proc/PID/stat: the session id and the controlling terminal (0: none). */
+function sessionAndTty(pid: number): { sid: number; tty: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { sid: Number(fields[3]), tty: Number(fields[4]) };
+}
+
+/** The tile states the control socket reports, by name. */
+function states(s: Session): Record<string, string> {
+  const ls = s.cli('ls', '--json');
+  if (ls.status !== 0) return {};
+  return Object.fromEntries((JSON.parse(ls.stdout) as { name: string; state: string }[]).map((t) => [t.name, t.state]));
+}
+
+/** Is the state in tile `id`'s header shown in reverse (unseen)? */
+function unseenIn(screenWithEscapes: string, id: number, name: string): boolean {
+  const line = screenWithEscapes.split('\n').find((l) => new RegExp(`[╭┏╔] ${id} ${name} `).test(l.replace(/\x1b\[[0-9;]*m/g, '')));
+  return line !== undefined && /\x1b\[([0-9;]*;)?7(;[0-9;]*)?m(\x1b\[[0-9;]*m)*(done|failed)/.test(line);
+}
+
+describe.skipIf(missing !== null || process.platform !== 'linux')('detach and attach in real terminals (tmux)', () => {
+  it('d detaches with every tile running; what finished meanwhile greets the next client, in another window of another size', async () => {
+    const s = session();
+    writeFileSync(join(s.work, 'job.sh'), 'echo $$ > job.pid\nwhile [ ! -f go ]; do sleep 0.1; done\necho JOB-FINISHED\n');
+    const onRing = 'echo "$BELLTOWER_TILE $BELLTOWER_NAME $BELLTOWER_STATE $BELLTOWER_SESSION" >> rang.txt';
+    const first = s.window(1, ['--server', '--on-ring', onRing, 'sh job.sh', 'bash'], { cols: 140, rows: 36 });
+    await first.waitFor('both tiles', (screen) => stateOf(screen, 1, 'sh') === 'working' && stateOf(screen, 2, 'bash') === 'idle', 30_000);
+    await first.until('the job to write its pid', () => existsSync(join(s.work, 'job.pid')));
+    const jobPid = Number(readFileSync(join(s.work, 'job.pid'), 'utf8'));
+    const [serverPid] = serverPids(s.state);
+    expect(serverPid).toBeDefined();
+    // The server is on its own: a session of its own, no controlling terminal.
+    expect(sessionAndTty(serverPid!)).toEqual({ sid: serverPid, tty: 0 });
+
+    // Type into the shell, then leave with d.
+    first.keys('2', 'Enter');
+    await first.waitFor('focus on the shell', (screen) => screen.includes('FOCUS 2 bash'));
+    first.type('echo MARK-$((6*7))');
+    first.keys('Enter');
+    await first.waitFor('the shell answered', (screen) => screen.includes('MARK-42'));
+    first.keys('C-\\');
+    await first.waitFor('back in the grid', (screen) => !screen.includes('FOCUS 2 bash'));
+    first.keys('d');
+    await first.until('the client to exit', () => s.exitOf(1) !== null);
+    expect(s.exitOf(1)).toBe(0);
+    await first.waitFor('the terminal back', (screen) => screen.includes('AFTER-1'));
+    expect(first.show('#{alternate_on}')).toBe('0');
+    expect(first.show('#{cursor_flag}')).toBe('1');
+    expect(first.screen()).toContain(`[detached from session ${s.session}`);
+    expect(readFileSync(join(s.work, 'stderr-1'), 'utf8')).toBe('');
+
+    // Nothing ended: the same processes run on.
+    expect(alive(serverPid!)).toBe(true);
+    expect(alive(jobPid)).toBe(true);
+    const listed = s.cli('sessions');
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain(s.session);
+    expect(listed.stdout).toMatch(/2 tiles \(.*working.*\)\s+detached/);
+
+    // The job finishes while nobody is attached.
+    writeFileSync(join(s.work, 'go'), '');
+    await first.until('the job to be done', () => states(s).sh === 'done', 20_000);
+    expect(alive(jobPid)).toBe(false);
+    // Nobody is attached: the ring runs --on-ring, with what rang in its environment.
+    const rang = join(s.work, 'rang.txt');
+    await first.until('the on-ring command', () => existsSync(rang) && readFileSync(rang, 'utf8').includes('\n'), 20_000);
+    expect(readFileSync(rang, 'utf8')).toBe(`1 sh done ${s.session}\n`);
+
+    // Another window, another size: the same screens, the job's done unseen, and what rang said.
+    const second = s.window(2, ['attach'], { cols: 100, rows: 30 });
+    const seen = await second.waitFor('the grid, attached', (screen) => stateOf(screen, 1, 'sh') === 'done' && stateOf(screen, 2, 'bash') === 'idle', 20_000);
+    expect(seen).toContain('MARK-42');
+    expect(seen).toContain('JOB-FINISHED');
+    expect(seen).toContain('while away: 1 sh done');
+    expect(unseenIn(second.screen(true), 1, 'sh')).toBe(true);
+    expect(second.bells()).toBe(0); // old news is shown, not rung
+
+    // q ends the session: its tiles, the server, every client.
+    second.keys('q');
+    const asked = await second.waitFor('quit or its question', (screen) => screen.includes('quit belltower?') || screen.includes('AFTER-2'));
+    if (asked.includes('quit belltower?')) {
+      expect(asked).toMatch(/\bd\b.*detach/);
+      second.keys('y');
+    }
+    await second.until('the client to exit', () => s.exitOf(2) !== null);
+    expect(s.exitOf(2)).toBe(0);
+    await second.until('the server to end', () => !alive(serverPid!), 15_000);
+    expect(s.cli('sessions').stdout).toContain('no session is running');
+  }, 120_000);
+
+  it('two clients both ring; closing a client window leaves the server; kill-session ends it', async () => {
+    const s = session();
+    writeFileSync(join(s.work, 'job.sh'), 'while [ ! -f go ]; do sleep 0.1; done\necho JOB-FINISHED\n');
+    const first = s.window(1, ['--server', '--on-ring', 'touch rang.txt', 'sh job.sh'], { cols: 120, rows: 30 });
+    await first.waitFor('the tile', (screen) => stateOf(screen, 1, 'sh') === 'working', 30_000);
+    // `belltower` in the folder of a running session attaches to it; a SPEC given joins it.
+    const second = s.window(2, ['bash'], { cols: 80, rows: 24 });
+    await second.waitFor('the second client, with the new tile', (screen) => stateOf(screen, 1, 'sh') === 'working' && stateOf(screen, 2, 'bash') === 'idle', 20_000);
+    await first.waitFor('the new tile in the first client too', (screen) => stateOf(screen, 2, 'bash') === 'idle');
+    expect(readFileSync(join(s.work, 'stderr-2'), 'utf8')).toContain(`session "${s.session}" is running: added tile 2 bash ("bash")`);
+    await first.until('two clients', () => /2 tiles .*2 attached/.test(s.cli('sessions').stdout));
+
+    writeFileSync(join(s.work, 'go'), '');
+    await first.until('a bell in the first window', () => first.bells() === 1, 20_000);
+    await second.until('a bell in the second window', () => second.bells() === 1, 20_000);
+    expect(existsSync(join(s.work, 'rang.txt'))).toBe(false); // someone was attached: no --on-ring
+
+    // A client window closed: the server and its tile stay.
+    const [serverPid] = serverPids(s.state);
+    second.close();
+    await first.until('one client left', () => /2 tiles .*1 attached/.test(s.cli('sessions').stdout));
+    expect(alive(serverPid!)).toBe(true);
+    expect(stateOf(first.screen(), 1, 'sh')).toBe('done');
+
+    const killed = s.cli('kill-session');
+    expect(killed.stderr).toBe('');
+    expect(killed.status).toBe(0);
+    await first.until('the client to exit', () => s.exitOf(1) !== null);
+    expect(s.exitOf(1)).toBe(143);
+    await first.waitFor('the terminal back', (screen) => screen.includes('AFTER-1'));
+    expect(first.screen()).toContain(`[session ${s.session} was ended]`);
+    expect(first.show('#{alternate_on}')).toBe('0');
+    expect(alive(serverPid!)).toBe(false);
+  }, 120_000);
+
+  it('a server killed with kill -9 is found stale, and the next start offers restore', async () => {
+    const s = session();
+    const first = s.window(1, ['--server', 'bash'], { cols: 120, rows: 30 });
+    await first.waitFor('the tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    const [serverPid] = serverPids(s.state);
+    process.kill(serverPid!, 'SIGKILL');
+    await first.until('the client to exit', () => s.exitOf(1) !== null);
+    expect(s.exitOf(1)).toBe(1);
+    expect(readFileSync(join(s.work, 'stderr-1'), 'utf8')).toContain('went away');
+    expect(first.show('#{alternate_on}')).toBe('0');
+
+    const again = s.window(2, ['--server'], { cols: 120, rows: 30 });
+    await again.waitFor('the restore question', (screen) => /Restore 1 tile/.test(screen), 20_000);
+    again.keys('y', 'Enter');
+    await again.waitFor('the restored tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    expect(serverPids(s.state)).toHaveLength(1);
+    expect(serverPids(s.state)[0]).not.toBe(serverPid);
+  }, 120_000);
+});

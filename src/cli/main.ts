@@ -19,7 +19,7 @@ import { reportFailure } from './refusal.js';
 import { replayCommand } from './replay-command.js';
 import { runHeadlessWorkspace } from './run-command.js';
 import { gridCommand } from './grid-command.js';
-import { attachCommand, killSessionCommand, sessionsCommand } from './session-commands.js';
+import { attachCommand, detachCommand, killSessionCommand, sessionsCommand } from './session-commands.js';
 import type { GridFlags } from './grid-command.js';
 import { initWorkspace } from './workspace-command.js';
 import { trustCommand } from './trust-command.js';
@@ -230,6 +230,14 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .argument('[session]')
     .option('--session <name>', 'which session (as the argument)')
     .action(async (session: string | undefined, flags: { session?: string }) => setExit(await attachCommand(session, flags, out)));
+
+  program
+    .command('detach')
+    .description("let the session's client that typed or resized last go (--all: every client); the tiles keep running")
+    .argument('[session]')
+    .option('--session <name>', 'which session (as the argument)')
+    .option('--all', 'every attached client')
+    .action(async (session: string | undefined, flags: { session?: string; all?: boolean }) => setExit(await detachCommand(session, flags, out)));
 
   program
     .command('sessions')

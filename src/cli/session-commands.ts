@@ -170,6 +170,39 @@ export async function attachCommand(name: string | undefined, flags: { session?:
   return ended(await attach(attachOptions(path, session, out)), out, session);
 }
 
+/** `belltower detach [SESSION] [--all]`: the client the user is at (the one that typed or resized
+ * last), or every client, is let go; nothing ends. */
+export async function detachCommand(name: string | undefined, flags: { session?: string; all?: boolean }, out: Output, cwd = process.cwd()): Promise<number> {
+  const session = name !== undefined ? (checkSessionName(name) ? { error: checkSessionName(name)! } : name) : sessionOf(flags, cwd);
+  if (typeof session !== 'string') {
+    out.error(`belltower: ${session.error}`);
+    return EXIT.usage;
+  }
+  const dirs = belltowerDirs();
+  if (!(await isAlive(attachSocketPath(dirs.runtime, session)))) {
+    out.error(`belltower: no session "${session}" is running (belltower sessions lists those that are)`);
+    return EXIT.usage;
+  }
+  let reply;
+  try {
+    reply = await request(socketPath(dirs.runtime, session), { op: 'detach', all: flags.all === true });
+  } catch (error) {
+    out.error(`belltower: ${printable((error as Error).message)}`);
+    return EXIT.failure;
+  }
+  if (!reply.ok) {
+    out.error(`belltower: ${printable(reply.error)}`);
+    return EXIT.failure;
+  }
+  const count = 'detached' in reply ? reply.detached : 0;
+  if (count === 0) {
+    out.error(`belltower: no client is attached to session "${session}"`);
+    return EXIT.failure;
+  }
+  out.line(`detached ${count} ${count === 1 ? 'client' : 'clients'} from session ${session}`);
+  return EXIT.ok;
+}
+
 export async function sessionsCommand(flags: { json?: boolean }, out: Output, now = Date.now()): Promise<number> {
   const dirs = belltowerDirs();
   const rows: Record<string, unknown>[] = [];

@@ -407,6 +407,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
           },
         });
         offEarlyRings();
+        control.serveSession({ detach: (all) => clients?.detach(all) ?? 0 });
         tiles.onChange(() => endIfDone());
         log('info', 'server ready', { attach: attachSocketPath(dirs.runtime, setup.session), pid: process.pid });
       } else if (terminal) {

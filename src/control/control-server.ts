@@ -27,6 +27,12 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Waits one connection may have open at once (each holds a listener until it ends). */
 export const MAX_WAITS_PER_CONNECTION = 16;
 
+/** What a session server adds to the control socket. */
+export interface SessionOps {
+  /** Let the client that typed or resized last go (or every client); how many went. */
+  detach(all: boolean): number;
+}
+
 export class ControlServerError extends Error {
   override name = 'ControlServerError';
 }
@@ -104,11 +110,22 @@ export class ControlServer {
     socket.on('close', () => this.sockets.delete(socket));
   }
 
+  /** A session server's own operations (its clients), once it has them. */
+  private session: SessionOps | null = null;
+
+  serveSession(ops: SessionOps): void {
+    this.session = ops;
+  }
+
   private handle(request: ControlRequest, target: ControlTarget, reply: (m: ControlReply) => void, socket: Socket, waits: { open: number }): void {
     const v = PROTOCOL_VERSION;
     const id = request.id;
     const tiles = target.tileInfos();
     if (request.op === 'ls') return reply({ v, id, ok: true, tiles });
+    if (request.op === 'detach') {
+      if (!this.session) return reply({ v, id, ok: false, error: 'this belltower is not a session server, so nothing can detach from it (start it with belltower --server)' });
+      return reply({ v, id, ok: true, detached: this.session.detach(request.all) });
+    }
     if (request.op === 'add') {
       if (!target.addTile) return reply({ v, id, ok: false, error: 'this belltower cannot add tiles' });
       void target.addTile(request.spec, { ...(request.name ? { name: request.name } : {}), ...(request.cwd ? { cwd: request.cwd } : {}), ...(request.worktree ? { worktree: request.worktree } : {}) }).then(

@@ -47,6 +47,8 @@ export const requestSchema = z.discriminatedUnion('op', [
     /** The request this answer is for (`ls --json`'s request.id): refused when another stands. */
     request: z.string().min(1).max(64).optional(),
   }),
+  /** A session server's clients: the one that typed or resized last, or `all`. */
+  z.object({ ...base, op: z.literal('detach'), all: z.boolean().default(false) }),
   z.object({ ...base, op: z.literal('close'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('restart'), tile: z.string().min(1) }),
   z.object({ ...base, op: z.literal('rename'), tile: z.string().min(1), name: tileName }),
@@ -113,6 +115,8 @@ export interface TileInfo {
 export type ControlReply =
   | { v: number; id: number; ok: true; tiles: TileInfo[] }
   | { v: number; id: number; ok: true; sent: true }
+  /** detach: how many clients were let go. */
+  | { v: number; id: number; ok: true; detached: number }
   | { v: number; id: number; ok: true; reached: TileInfo }
   /** add, restart, rename: the tile as it is now; close: the tile as it was. */
   | { v: number; id: number; ok: true; done: 'added' | 'closed' | 'restarted' | 'renamed'; tile: TileInfo }

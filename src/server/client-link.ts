@@ -21,6 +21,8 @@ export class ClientLink implements TerminalPort {
   /** Frames dropped because the client was not reading, for the log. */
   dropped = 0;
   readonly attachedAt = Date.now();
+  /** When the client last typed or resized: the client the user is at is the latest one. */
+  lastActive = Date.now();
 
   constructor(
     private readonly socket: Socket,
@@ -69,11 +71,13 @@ export class ClientLink implements TerminalPort {
 
   /** The client typed. */
   input(data: string): void {
+    this.lastActive = Date.now();
     for (const listener of this.inputListeners) listener(data);
   }
 
   /** The client's terminal changed size. */
   resized(cols: number, rows: number): void {
+    this.lastActive = Date.now();
     if (cols === this.size.cols && rows === this.size.rows) return;
     this.size = { cols, rows };
     this.redraw();

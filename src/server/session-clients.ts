@@ -83,6 +83,14 @@ export class SessionClients {
     for (const app of this.apps.values()) app.say(text);
   }
 
+  /** Let the client that typed or resized last go (`belltower detach`), or every one; how many. */
+  detach(all: boolean): number {
+    const links = [...this.apps.keys()].sort((a, b) => b.lastActive - a.lastActive);
+    const going = all ? links : links.slice(0, 1);
+    for (const link of going) link.close('detached', 0);
+    return going.length;
+  }
+
   /** The session ends: every client is let go with this status. */
   async close(reason: 'quit' | 'ended' | 'killed', status: number, message?: string): Promise<void> {
     this.offRing();

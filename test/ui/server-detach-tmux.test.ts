@@ -3,8 +3,8 @@
  * session's server detached from the terminal and attaches to it; `d` detaches and ends nothing;
  * what finishes while nobody is attached is shown (unseen, on the status line) to the client that
  * attaches next, from another window of another size, and ran `--on-ring`; two clients both ring
- * (and `--on-ring` stays still); a SPEC given to a running session joins it; closing a client's
- * window leaves the server; `kill-session` ends it; a server killed with `kill -9` is found stale
+ * (and `--on-ring` stays still); a SPEC given to a running session joins it; `belltower detach`
+ * lets the latest client go; closing a client's window leaves the server; `kill-session` ends it; a server killed with `kill -9` is found stale
  * and the next start offers restore.
  */
 import { spawnSync } from 'node:child_process';
@@ -211,9 +211,21 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     await second.until('a bell in the second window', () => second.bells() === 1, 20_000);
     expect(existsSync(join(s.work, 'rang.txt'))).toBe(false); // someone was attached: no --on-ring
 
-    // A client window closed: the server and its tile stay.
+    // `belltower detach` lets go of the client the user is at: the one that typed last.
+    second.keys('2');
+    await second.waitFor('the second client typed', (screen) => /┏ 2 bash /.test(screen));
+    const detached = s.cli('detach');
+    expect(detached.stdout).toBe(`detached 1 client from session ${s.session}\n`);
+    await second.until('the second client to exit', () => s.exitOf(2) !== null);
+    expect(s.exitOf(2)).toBe(0);
+    expect(s.exitOf(1)).toBeNull();
+
+    // A client window closed (the terminal gone): the server and its tiles stay.
     const [serverPid] = serverPids(s.state);
-    second.close();
+    const third = s.window(3, ['attach'], { cols: 90, rows: 26 });
+    await first.until('two clients again', () => /2 tiles .*2 attached/.test(s.cli('sessions').stdout));
+    await third.waitFor('the third client', (screen) => stateOf(screen, 1, 'sh') === 'done');
+    third.close();
     await first.until('one client left', () => /2 tiles .*1 attached/.test(s.cli('sessions').stdout));
     expect(alive(serverPid!)).toBe(true);
     expect(stateOf(first.screen(), 1, 'sh')).toBe('done');
@@ -246,5 +258,10 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     await again.waitFor('the restored tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
     expect(serverPids(s.state)).toHaveLength(1);
     expect(serverPids(s.state)[0]).not.toBe(serverPid);
+    const all = s.cli('detach', '--all');
+    expect(all.stdout).toBe(`detached 1 client from session ${s.session}\n`);
+    await again.until('the client to exit', () => s.exitOf(2) !== null);
+    expect(s.exitOf(2)).toBe(0);
+    expect(s.cli('detach').stderr).toBe(`belltower: no client is attached to session "${s.session}"\n`);
   }, 120_000);
 });

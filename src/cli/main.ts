@@ -20,6 +20,7 @@ import { replayCommand } from './replay-command.js';
 import { runHeadlessWorkspace } from './run-command.js';
 import { gridCommand } from './grid-command.js';
 import { attachCommand, detachCommand, killSessionCommand, sessionsCommand } from './session-commands.js';
+import type { AttachFlags } from './session-commands.js';
 import type { GridFlags } from './grid-command.js';
 import { initWorkspace } from './workspace-command.js';
 import { trustCommand } from './trust-command.js';
@@ -229,7 +230,10 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .description("attach to a running session's server (default: this folder's session); d detaches again")
     .argument('[session]')
     .option('--session <name>', 'which session (as the argument)')
-    .action(async (session: string | undefined, flags: { session?: string }) => setExit(await attachCommand(session, flags, out)));
+    .option('--bell <mode>', "this client's bell: all | background | off (default: the session's)")
+    .option('--notify <how>', "this client's notifications: auto | osc9 | osc777 | osc99 | off (default: the session's)")
+    .option('--escape-key <key>', "this client's key back to the grid (default: the session's)")
+    .action(async (session: string | undefined, flags: AttachFlags) => setExit(await attachCommand(session, flags, out)));
 
   program
     .command('detach')

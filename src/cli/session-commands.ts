@@ -21,6 +21,8 @@ import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { sessionFromFolder } from './session-name.js';
 import { packageVersion } from './version.js';
+import { readGridFlags } from './grid-options.js';
+import type { ClientOptions } from '../wire/wire-protocol.js';
 
 /** How long a starting server may take to open its door (its tiles start first). */
 const SERVER_START_MS = 30_000;
@@ -32,8 +34,22 @@ function sessionOf(flags: { session?: string }, cwd: string): string | { error: 
   return problem ? { error: problem } : session;
 }
 
-function attachOptions(path: string, session: string, out: Output): AttachOptions {
-  return { path, session, version: packageVersion(), stdin: process.stdin, stdout: process.stdout, env: process.env, tell: (line) => out.line(line), say: (line) => out.error(line) };
+export interface AttachFlags {
+  session?: string;
+  bell?: string;
+  notify?: string;
+  escapeKey?: string;
+}
+
+/** A client's own grid choices, checked as the grid checks them; or the usage error. */
+function clientChoices(flags: AttachFlags): ClientOptions | { error: string } {
+  const checked = readGridFlags({ ...(flags.bell ? { bell: flags.bell } : {}), ...(flags.notify ? { notify: flags.notify } : {}), ...(flags.escapeKey ? { escapeKey: flags.escapeKey } : {}) });
+  if ('error' in checked) return { error: checked.error };
+  return { ...(flags.bell ? { bell: checked.bell } : {}), ...(flags.notify ? { notify: checked.notify } : {}), ...(flags.escapeKey ? { escapeKey: checked.escapeKey } : {}) };
+}
+
+function attachOptions(path: string, session: string, out: Output, clientOptions: ClientOptions = {}): AttachOptions {
+  return { path, session, version: packageVersion(), stdin: process.stdin, stdout: process.stdout, env: process.env, clientOptions, tell: (line) => out.line(line), say: (line) => out.error(line) };
 }
 
 /** Why the attach folder or socket must not be used, or null. */
@@ -68,7 +84,7 @@ export async function serverRuns(flags: { session?: string }, cwd: string): Prom
  * to the log), and attach to it. Two started at once end on one server: the loser's server finds
  * the session's lock taken and ends, and its launcher attaches to the winner.
  */
-export async function launchOrAttach(specs: readonly string[], flags: RestoreFlags & { session?: string }, out: Output, argv: readonly string[], cwd = process.cwd()): Promise<number> {
+export async function launchOrAttach(specs: readonly string[], flags: RestoreFlags & AttachFlags, out: Output, argv: readonly string[], cwd = process.cwd()): Promise<number> {
   const session = sessionOf(flags, cwd);
   if (typeof session !== 'string') {
     out.error(`belltower: ${session.error}`);
@@ -86,7 +102,9 @@ export async function launchOrAttach(specs: readonly string[], flags: RestoreFla
   if (running) {
     // SPECs given with it join the running session as new tiles, and it says so.
     for (const spec of specs) out.error(`belltower: ${await addToSession(dirs.runtime, session, spec, cwd)}`);
-    return ended(await relay(running, attachOptions(path, session, out)), out, session);
+    // This command line's own --bell, --notify, --escape-key are this client's (checked already).
+    const choices = clientChoices(flags);
+    return ended(await relay(running, attachOptions(path, session, out, 'error' in choices ? {} : choices)), out, session);
   }
   // The restore question is asked here, on the user's terminal; the server is told the answer.
   const choice = await chooseStart(stateFilePath(dirs.state, session), session, flags, askOnTerminal(process.stdin, process.stdout));
@@ -152,10 +170,15 @@ function ended(outcome: Awaited<ReturnType<typeof relay>>, out: Output, session:
   return outcome.status;
 }
 
-export async function attachCommand(name: string | undefined, flags: { session?: string }, out: Output, cwd = process.cwd()): Promise<number> {
+export async function attachCommand(name: string | undefined, flags: AttachFlags, out: Output, cwd = process.cwd()): Promise<number> {
   const session = name !== undefined ? (checkSessionName(name) ? { error: checkSessionName(name)! } : name) : sessionOf(flags, cwd);
   if (typeof session !== 'string') {
     out.error(`belltower: ${session.error}`);
+    return EXIT.usage;
+  }
+  const choices = clientChoices(flags);
+  if ('error' in choices) {
+    out.error(`belltower: ${choices.error}`);
     return EXIT.usage;
   }
   const dirs = belltowerDirs();
@@ -167,7 +190,7 @@ export async function attachCommand(name: string | undefined, flags: { session?:
     return EXIT.usage;
   }
   if (needsTerminal(out)) return EXIT.usage;
-  return ended(await attach(attachOptions(path, session, out)), out, session);
+  return ended(await attach(attachOptions(path, session, out, choices)), out, session);
 }
 
 /** `belltower detach [SESSION] [--all]`: the client the user is at (the one that typed or resized

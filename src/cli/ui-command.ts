@@ -30,6 +30,7 @@ import { SessionClients } from '../server/session-clients.js';
 import { RingCommand } from '../server/ring-command.js';
 import { attachSocketPath } from '../server/attach-server.js';
 import { packageVersion } from './version.js';
+import type { ClientOptions } from '../wire/wire-protocol.js';
 import { initialSizes } from '../ui/initial-sizes.js';
 import { DEFAULT_ESCAPE_KEY, parseEscapeKey } from '../ui/keymap.js';
 import { chooseNotifier, multiplexer } from '../ui/notify.js';
@@ -357,15 +358,20 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
       if (serving) chromeStylesOn();
       log('info', 'grid loaded', { inkRowCache: inkRowCacheOn });
       rowCacheStats = inkRowCacheStats;
-      const makeApp = (port: TerminalPort, env: NodeJS.ProcessEnv, onDetach?: () => void) =>
-        new GridApp({
+      const makeApp = (port: TerminalPort, env: NodeJS.ProcessEnv, onDetach?: () => void, own: ClientOptions = {}) => {
+        // A client's own --bell, --notify and --escape-key, over the session's (checked again here:
+        // a client of another build may send what this one does not know).
+        const mine = readGridFlags({ bell: own.bell ?? bell, notify: own.notify ?? notifyChoice, escapeKey: own.escapeKey ?? escape.key });
+        if ('error' in mine) log('warn', `attach: a client's own options are not used: ${mine.error}`);
+        const chosen = 'error' in mine ? { bell, notify: notifyChoice, escapeKey: escape.key } : mine;
+        return new GridApp({
           initial: uiForNextClient(clients?.snapshot() ?? null, initialUi),
           onUiChange: () => saver?.changed(),
           view: tiles,
           terminal: port,
-          escapeKey: escape.key,
-          bell,
-          notify: chooseNotifier(notifyChoice, env),
+          escapeKey: chosen.escapeKey,
+          bell: chosen.bell,
+          notify: chooseNotifier(chosen.notify, env),
           notifyWrap: multiplexer(env),
           quietPeriodMs,
           tileSettings: (id) => settings.get(id) ?? { bell: true, notify: true },
@@ -376,6 +382,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
           onQuit: () => finish(null, 'quit'),
           ...(onDetach ? { onDetach } : {}),
         });
+      };
       if (serving) {
         const allEnded = () => tiles.tileInfos().every((t) => t.state === 'exited');
         // The server ends when its last tile is gone and nobody is looking.
@@ -393,7 +400,7 @@ export async function runUi(asked: TileRequest[], flags: UiFlags, out: Output, s
           logger: log,
           view: tiles,
           earlier: earlyRings,
-          makeApp: (link, detach) => makeApp(link, { ...link.hello.env }, detach),
+          makeApp: (link, detach) => makeApp(link, { ...link.hello.env }, detach, link.hello.options),
           changed: () => {
             saver?.changed();
             endIfDone();

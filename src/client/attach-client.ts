@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { ENTER_SEQUENCE, RESTORE_SEQUENCE } from '../platform/terminal-sequences.js';
 import { CLIENT_ENV_NAMES, encode, inputFrames, WIRE_VERSION, WireDecoder, WireError } from '../wire/wire-protocol.js';
-import type { ServerMessage } from '../wire/wire-protocol.js';
+import type { ClientOptions, ServerMessage } from '../wire/wire-protocol.js';
 
 export interface AttachOptions {
   path: string;
@@ -18,6 +18,8 @@ export interface AttachOptions {
   stdin: ReadStream;
   stdout: WriteStream;
   env: NodeJS.ProcessEnv;
+  /** This client's own grid choices (checked by the caller). */
+  clientOptions?: ClientOptions;
   /** Lines for the user, after the terminal is back: news (stdout) and trouble (stderr). */
   tell: (line: string) => void;
   say: (line: string) => void;
@@ -144,6 +146,6 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
     });
     socket.on('error', () => undefined); // 'close' follows
     socket.on('close', () => finish(1, `belltower: the server of session "${options.session}" went away; \`belltower\` here offers to restore its tiles`));
-    socket.write(encode({ type: 'hello', wire: WIRE_VERSION, version: options.version, ...size(), env }));
+    socket.write(encode({ type: 'hello', wire: WIRE_VERSION, version: options.version, ...size(), env, options: options.clientOptions ?? {} }));
   });
 }

@@ -211,9 +211,13 @@ function finishRows(
 /** Where a row shows its screen's last line: after the name, state and source columns. */
 export const ROW_LABEL_WIDTH = 58;
 
+/** A last line narrower than this says nothing (`│ro`): the row is its label alone. */
+export const MIN_ROW_PREVIEW = 12;
+
 function rowPreview(width: number, y: number): Rect {
   const x = Math.min(width, ROW_LABEL_WIDTH);
-  return { x, y, width: Math.max(0, width - x), height: 1 };
+  const room = Math.max(0, width - x);
+  return { x, y, width: room >= MIN_ROW_PREVIEW ? room : 0, height: 1 };
 }
 
 /** `count` tiles in `gridRows` rows of `columns`; a short last row stretches its tiles to the full

@@ -41,7 +41,19 @@ export interface Hello {
   cols: number;
   rows: number;
   env: Record<string, string>;
+  /** This client's own grid choices (`attach --bell off`), over the session's. */
+  options: ClientOptions;
 }
+
+/** What each client chooses for itself; checked by the client's command line and again by the
+ * server (an unknown value is dropped there, and the session's own is used). */
+export interface ClientOptions {
+  bell?: string;
+  notify?: string;
+  escapeKey?: string;
+}
+
+const CLIENT_OPTION_NAMES = ['bell', 'notify', 'escapeKey'] as const;
 
 export type ClientMessage =
   | Hello
@@ -158,7 +170,14 @@ function clientMessage(type: number, payload: Buffer): ClientMessage {
           if (typeof value === 'string' && value.length <= 1024) env[name] = value;
         }
       }
-      return { type: 'hello', wire, version, cols: size(body.cols), rows: size(body.rows), env };
+      const options: ClientOptions = {};
+      if (typeof body.options === 'object' && body.options !== null) {
+        for (const name of CLIENT_OPTION_NAMES) {
+          const value = (body.options as Record<string, unknown>)[name];
+          if (typeof value === 'string' && value.length <= 32) options[name] = value;
+        }
+      }
+      return { type: 'hello', wire, version, cols: size(body.cols), rows: size(body.rows), env, options };
     }
     case TYPE.input:
       return { type: 'input', data: payload.toString('utf8') };

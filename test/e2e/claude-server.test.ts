@@ -198,7 +198,7 @@ describe('a session server with the real Claude Code (tmux)', () => {
       const socket = createConnection(join(state, 'run', 'attach', `${session}.sock`));
       const decoder = new WireDecoder('server');
       const got: ServerMessage[] = [];
-      socket.on('connect', () => socket.write(encode({ type: 'hello', wire: 99, version: '99.0.0', cols: 80, rows: 24, env: {} })));
+      socket.on('connect', () => socket.write(encode({ type: 'hello', wire: 99, version: '99.0.0', cols: 80, rows: 24, env: {}, options: {} })));
       socket.on('data', (chunk: Buffer) => got.push(...(decoder.push(chunk) as ServerMessage[])));
       socket.on('close', () => resolve(got));
       socket.on('error', reject);

@@ -59,7 +59,7 @@ async function peer(): Promise<{ socket: Socket; messages: ServerMessage[]; clos
 }
 
 function hello(wire = WIRE_VERSION) {
-  return encode({ type: 'hello', wire, version: 'client-1.0', cols: 100, rows: 30, env: { TERM: 'xterm-256color' } });
+  return encode({ type: 'hello', wire, version: 'client-1.0', cols: 100, rows: 30, env: { TERM: 'xterm-256color' }, options: {} });
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {

@@ -3,7 +3,7 @@
  * session's server detached from the terminal and attaches to it; `d` detaches and ends nothing;
  * what finishes while nobody is attached is shown (unseen, on the status line) to the client that
  * attaches next, from another window of another size, and ran `--on-ring`; two clients both ring
- * (and `--on-ring` stays still); a SPEC given to a running session joins it; `belltower detach`
+ * and a third with `--bell off` does not (and `--on-ring` stays still); a SPEC given to a running session joins it; `belltower detach`
  * lets the latest client go; closing a client's window leaves the server; `kill-session` ends it; a server killed with `kill -9` is found stale
  * and the next start offers restore.
  */
@@ -204,11 +204,17 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     await second.waitFor('the second client, with the new tile', (screen) => stateOf(screen, 1, 'sh') === 'working' && stateOf(screen, 2, 'bash') === 'idle', 20_000);
     await first.waitFor('the new tile in the first client too', (screen) => stateOf(screen, 2, 'bash') === 'idle');
     expect(readFileSync(join(s.work, 'stderr-2'), 'utf8')).toContain(`session "${s.session}" is running: added tile 2 bash ("bash")`);
-    await first.until('two clients', () => /2 tiles .*2 attached/.test(s.cli('sessions').stdout));
+    // A third client with a bell of its own: off.
+    const third = s.window(3, ['attach', '--bell', 'off'], { cols: 90, rows: 26 });
+    await third.waitFor('the third client', (screen) => stateOf(screen, 2, 'bash') === 'idle');
+    await first.until('three clients', () => /2 tiles .*3 attached/.test(s.cli('sessions').stdout));
 
     writeFileSync(join(s.work, 'go'), '');
     await first.until('a bell in the first window', () => first.bells() === 1, 20_000);
     await second.until('a bell in the second window', () => second.bells() === 1, 20_000);
+    await third.waitFor('the done in the third window', (screen) => stateOf(screen, 1, 'sh') === 'done');
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // a bell would have come with the others'
+    expect(third.bells()).toBe(0);
     expect(existsSync(join(s.work, 'rang.txt'))).toBe(false); // someone was attached: no --on-ring
 
     // `belltower detach` lets go of the client the user is at: the one that typed last.
@@ -219,12 +225,10 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     await second.until('the second client to exit', () => s.exitOf(2) !== null);
     expect(s.exitOf(2)).toBe(0);
     expect(s.exitOf(1)).toBeNull();
+    expect(s.exitOf(3)).toBeNull();
 
     // A client window closed (the terminal gone): the server and its tiles stay.
     const [serverPid] = serverPids(s.state);
-    const third = s.window(3, ['attach'], { cols: 90, rows: 26 });
-    await first.until('two clients again', () => /2 tiles .*2 attached/.test(s.cli('sessions').stdout));
-    await third.waitFor('the third client', (screen) => stateOf(screen, 1, 'sh') === 'done');
     third.close();
     await first.until('one client left', () => /2 tiles .*1 attached/.test(s.cli('sessions').stdout));
     expect(alive(serverPid!)).toBe(true);
@@ -239,6 +243,39 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     expect(first.screen()).toContain(`[session ${s.session} was ended]`);
     expect(first.show('#{alternate_on}')).toBe('0');
     expect(alive(serverPid!)).toBe(false);
+  }, 120_000);
+
+  it('a phone over ssh (45×20, then 60×30): one tile large and the others as rows, driven with plain keys', async () => {
+    const s = session();
+    const first = s.window(1, ['--server', 'bash', 'sh -c "echo LONG-JOB; exec sleep 600"', 'printf FINISHED-JOB'], { cols: 140, rows: 36 });
+    await first.waitFor('three tiles', (screen) => stateOf(screen, 3, 'printf') === 'done' && stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    first.keys('d');
+    await first.until('detached', () => s.exitOf(1) !== null);
+
+    const phone = s.window(2, ['attach'], { cols: 45, rows: 20 });
+    for (const size of [{ cols: 45, rows: 20 }, { cols: 60, rows: 30 }]) {
+      phone.resize(size.cols, size.rows);
+      const screen = await phone.waitFor(`the rows layout at ${size.cols}×${size.rows}`, (text) => {
+        const framed = text.split('\n').filter((l) => /^[╭┏] \d /.test(l));
+        return framed.length === 1 && /^\s*[▸ ] 2 sh\b/m.test(text) && text.includes('3 tiles');
+      });
+      const lines = screen.split('\n');
+      // The tile that needs you is the large one; the others are a line each, with their state.
+      expect(lines.find((l) => /^[╭┏] \d /.test(l))).toMatch(/^[╭┏] 3 printf .*done/);
+      expect(screen).toContain('FINISHED-JOB');
+      expect(lines.find((l) => / 1 bash /.test(l))).toMatch(/idle/);
+      expect(lines.find((l) => / 2 sh /.test(l))).toMatch(/working/);
+      // Nothing is cut to a sliver: a row is its label, and its live last line only where it fits.
+      for (const line of lines.filter((l) => / [12] (bash|sh) /.test(l))) expect(line).not.toMatch(/│\S{1,11}\s*$/);
+    }
+    // Plain keys a phone keyboard has: a digit selects, ⏎ focuses, typing reaches the tile.
+    phone.keys('1');
+    await phone.waitFor('tile 1 selected', (text) => /▸ 1 bash|[┏] 1 bash/.test(text));
+    phone.keys('Enter');
+    await phone.waitFor('focus on the shell', (text) => text.includes('FOCUS 1 bash'));
+    phone.type('echo PHONE-$((40+2))');
+    phone.keys('Enter');
+    await phone.waitFor('the shell answered', (text) => text.includes('PHONE-42'));
   }, 120_000);
 
   it('a server killed with kill -9 is found stale, and the next start offers restore', async () => {

@@ -16,7 +16,7 @@ function rawFrame(type: number, payload: Buffer | string): Buffer {
 
 describe('the attach protocol', () => {
   it('carries each client message as it was sent', () => {
-    const hello = { type: 'hello' as const, wire: WIRE_VERSION, version: '0.1.0', cols: 90, rows: 24, env: { TERM: 'xterm-256color', TMUX: '/tmp/t,1,0' } };
+    const hello = { type: 'hello' as const, wire: WIRE_VERSION, version: '0.1.0', cols: 90, rows: 24, env: { TERM: 'xterm-256color', TMUX: '/tmp/t,1,0' }, options: { bell: 'off', notify: 'osc9', escapeKey: 'ctrl-g' } };
     expect(roundTrip(hello, 'client')).toEqual([hello]);
     expect(roundTrip({ type: 'input', data: 'q\x1b[A→é' }, 'client')).toEqual([{ type: 'input', data: 'q\x1b[A→é' }]);
     expect(roundTrip({ type: 'resize', cols: 45, rows: 20 }, 'client')).toEqual([{ type: 'resize', cols: 45, rows: 20 }]);
@@ -43,12 +43,13 @@ describe('the attach protocol', () => {
 
   it('keeps the hello of another version readable, so the answer can say so', () => {
     const frame = rawFrame(1, `${HELLO_MAGIC}${JSON.stringify({ wire: 99, version: '9.0.0', cols: 80, rows: 24, future: { x: 1 } })}`);
-    expect(new WireDecoder('client').push(frame)).toEqual([{ type: 'hello', wire: 99, version: '9.0.0', cols: 80, rows: 24, env: {} }]);
+    expect(new WireDecoder('client').push(frame)).toEqual([{ type: 'hello', wire: 99, version: '9.0.0', cols: 80, rows: 24, env: {}, options: {} }]);
   });
 
-  it('keeps only the terminal environment a hello may carry, and sizes in range', () => {
-    const frame = rawFrame(1, `${HELLO_MAGIC}${JSON.stringify({ wire: 1, version: 'x', cols: 99999, rows: -3, env: { TERM: 'xterm', LD_PRELOAD: '/evil.so', PATH: '/evil' } })}`);
-    expect(new WireDecoder('client').push(frame)).toEqual([{ type: 'hello', wire: 1, version: 'x', cols: 1000, rows: 1, env: { TERM: 'xterm' } }]);
+  it('keeps only the terminal environment and the options a hello may carry, and sizes in range', () => {
+    const options = { bell: 'background', onRing: 'rm -rf ~', escapeKey: 'x'.repeat(100), notify: 7 };
+    const frame = rawFrame(1, `${HELLO_MAGIC}${JSON.stringify({ wire: 1, version: 'x', cols: 99999, rows: -3, env: { TERM: 'xterm', LD_PRELOAD: '/evil.so', PATH: '/evil' }, options })}`);
+    expect(new WireDecoder('client').push(frame)).toEqual([{ type: 'hello', wire: 1, version: 'x', cols: 1000, rows: 1, env: { TERM: 'xterm' }, options: { bell: 'background' } }]);
   });
 
   it('splits a long paste into frames a server accepts, never cutting a character', () => {

@@ -4,8 +4,16 @@
 // React's production build, unless the user chose otherwise: the development build costs about
 // twice the CPU. It must be set before React loads, so here, ahead of the dynamic import.
 process.env.NODE_ENV ??= 'production';
-import('../dist/bundle/belltower.js').then(
-  (cli) => cli.main(process.argv),
+// `belltower attach` first tries its own small entry (the client and the wire protocol only):
+// attaching costs a connect, not the whole command line's load. It hands back (null) what it
+// does not take: --help, the client's own options.
+const full = () => import('../dist/bundle/belltower.js').then((cli) => cli.main(process.argv));
+const start =
+  process.argv[2] === 'attach'
+    ? import('../dist/bundle/attach.js').then((fast) => fast.attachFast(process.argv)).then((status) => (status === null ? full() : process.exit(status)))
+    : full();
+start.then(
+  () => undefined,
   (error) => {
     if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/bundle/belltower.js')) {
       process.stderr.write('belltower: the CLI is not built yet. Run `npm run build` in the belltower folder.\n');

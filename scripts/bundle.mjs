@@ -12,7 +12,7 @@
  * build/Release) stay the same.
  */
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,15 +33,22 @@ export { main } from ${JSON.stringify(join(repo, 'dist', 'cli', 'main.js'))};
 `;
 
 rmSync(out, { recursive: true, force: true });
+// Two entries sharing chunks: the whole command line, and `belltower attach`'s own (the launcher
+// tries it first), which reaches only the attach client, the wire protocol and a few checks.
+const entryFile = join(repo, 'dist', 'belltower-entry.js');
+writeFileSync(entryFile, entry);
 await build({
-  stdin: { contents: entry, resolveDir: repo, sourcefile: 'belltower-entry.js', loader: 'js' },
+  entryPoints: [
+    { in: entryFile, out: 'belltower' },
+    { in: join(repo, 'dist', 'cli', 'attach-fast.js'), out: 'attach' },
+  ],
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
   outdir: out,
-  entryNames: 'belltower',
+  entryNames: '[name]',
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',
   external: ['node-pty', '*.node'],
@@ -51,3 +58,4 @@ await build({
   banner: { js: "import { createRequire as __belltowerRequire } from 'node:module'; const require = __belltowerRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+rmSync(entryFile, { force: true });

@@ -4,13 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { checkPrivateDir, PrivateDirError } from '../platform/private-dir.js';
-import { isAlive, socketProblem } from '../platform/private-socket.js';
+import { isAlive } from '../platform/private-socket.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { printable } from '../platform/printable.js';
-import { attach, connectTo, relay } from '../client/attach-client.js';
-import type { AttachOptions } from '../client/attach-client.js';
-import { attachDir, attachSocketPath } from '../server/attach-server.js';
+import { connectTo, relay } from '../client/attach-client.js';
+import { attachSocketPath } from '../wire/attach-socket-path.js';
 import { readSessionInfo, removeSessionInfo, sessionNames } from '../server/session-info.js';
 import { checkSessionName, socketPath } from '../control/socket-path.js';
 import { request } from '../control/control-client.js';
@@ -19,8 +17,9 @@ import { askOnTerminal, chooseStart } from './restore-start.js';
 import type { RestoreFlags } from './restore-start.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
-import { sessionFromFolder } from './session-name.js';
-import { packageVersion } from './version.js';
+import { attachOptions, attachToSession, doorProblem, ended, needsTerminal, sessionOf } from './attach-session.js';
+import type { AttachFlags } from './attach-session.js';
+export type { AttachFlags } from './attach-session.js';
 import { readGridFlags } from './grid-options.js';
 import type { ClientOptions } from '../wire/wire-protocol.js';
 
@@ -28,45 +27,11 @@ import type { ClientOptions } from '../wire/wire-protocol.js';
 const SERVER_START_MS = 30_000;
 const POLL_MS = 40;
 
-function sessionOf(flags: { session?: string }, cwd: string): string | { error: string } {
-  const session = flags.session ?? sessionFromFolder(cwd);
-  const problem = checkSessionName(session);
-  return problem ? { error: problem } : session;
-}
-
-export interface AttachFlags {
-  session?: string;
-  bell?: string;
-  notify?: string;
-  escapeKey?: string;
-}
-
 /** A client's own grid choices, checked as the grid checks them; or the usage error. */
 function clientChoices(flags: AttachFlags): ClientOptions | { error: string } {
   const checked = readGridFlags({ ...(flags.bell ? { bell: flags.bell } : {}), ...(flags.notify ? { notify: flags.notify } : {}), ...(flags.escapeKey ? { escapeKey: flags.escapeKey } : {}) });
   if ('error' in checked) return { error: checked.error };
   return { ...(flags.bell ? { bell: checked.bell } : {}), ...(flags.notify ? { notify: checked.notify } : {}), ...(flags.escapeKey ? { escapeKey: checked.escapeKey } : {}) };
-}
-
-function attachOptions(path: string, session: string, out: Output, clientOptions: ClientOptions = {}): AttachOptions {
-  return { path, session, version: packageVersion(), stdin: process.stdin, stdout: process.stdout, env: process.env, clientOptions, tell: (line) => out.line(line), say: (line) => out.error(line) };
-}
-
-/** Why the attach folder or socket must not be used, or null. */
-function doorProblem(runtimeDir: string, path: string): string | null {
-  try {
-    checkPrivateDir(attachDir(runtimeDir));
-  } catch (error) {
-    if (error instanceof PrivateDirError) return `not connecting: ${error.message}`;
-    throw error;
-  }
-  return socketProblem(path);
-}
-
-function needsTerminal(out: Output): boolean {
-  if (process.stdin.isTTY && process.stdout.isTTY) return false;
-  out.error('belltower: attaching needs a terminal; without one, the control commands (belltower ls, send, wait) reach the session');
-  return true;
 }
 
 /** Whether the session these flags name (or this folder's) has a server running. */
@@ -162,35 +127,14 @@ async function addToSession(runtimeDir: string, session: string, spec: string, c
   }
 }
 
-function ended(outcome: Awaited<ReturnType<typeof relay>>, out: Output, session: string): number {
-  if (outcome.kind === 'absent') {
-    out.error(`belltower: no session "${session}" is running (belltower sessions lists those that are)`);
-    return EXIT.usage;
-  }
-  return outcome.status;
-}
 
 export async function attachCommand(name: string | undefined, flags: AttachFlags, out: Output, cwd = process.cwd()): Promise<number> {
-  const session = name !== undefined ? (checkSessionName(name) ? { error: checkSessionName(name)! } : name) : sessionOf(flags, cwd);
-  if (typeof session !== 'string') {
-    out.error(`belltower: ${session.error}`);
-    return EXIT.usage;
-  }
   const choices = clientChoices(flags);
   if ('error' in choices) {
     out.error(`belltower: ${choices.error}`);
     return EXIT.usage;
   }
-  const dirs = belltowerDirs();
-  const path = attachSocketPath(dirs.runtime, session);
-  if (!existsSync(path)) return ended({ kind: 'absent' }, out, session);
-  const problem = doorProblem(dirs.runtime, path);
-  if (problem) {
-    out.error(`belltower: ${problem}`);
-    return EXIT.usage;
-  }
-  if (needsTerminal(out)) return EXIT.usage;
-  return ended(await attach(attachOptions(path, session, out, choices)), out, session);
+  return attachToSession(name, flags, choices, out, cwd);
 }
 
 /** `belltower detach [SESSION] [--all]`: the client the user is at (the one that typed or resized

@@ -6,20 +6,13 @@
  */
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { join } from 'node:path';
 import { listenPrivate, removeSocket, SocketBusyError } from '../platform/private-socket.js';
 import type { Logger } from '../platform/logger.js';
 import { encode, WIRE_VERSION, WireDecoder, WireError } from '../wire/wire-protocol.js';
 import type { Hello } from '../wire/wire-protocol.js';
 import { ClientLink } from './client-link.js';
 
-export function attachDir(runtimeDir: string): string {
-  return join(runtimeDir, 'attach');
-}
-
-export function attachSocketPath(runtimeDir: string, session: string): string {
-  return join(attachDir(runtimeDir), `${session}.sock`);
-}
+export { attachDir, attachSocketPath } from '../wire/attach-socket-path.js';
 
 /** A connection that has not said hello by then is dropped. */
 export const HELLO_TIMEOUT_MS = 5000;

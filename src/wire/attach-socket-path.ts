@@ -1,0 +1,14 @@
+/**
+ * Where a session server's door is: `<runtime>/attach/<session>.sock`, with `<session>.json` (who
+ * serves it) beside it. Part of the attach contract, as the frames are: a client of any version
+ * must find the server to be told whether it may attach.
+ */
+import { join } from 'node:path';
+
+export function attachDir(runtimeDir: string): string {
+  return join(runtimeDir, 'attach');
+}
+
+export function attachSocketPath(runtimeDir: string, session: string): string {
+  return join(attachDir(runtimeDir), `${session}.sock`);
+}

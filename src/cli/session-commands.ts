@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAlive } from '../platform/private-socket.js';
+import { processAlive } from '../platform/processes.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { printable } from '../platform/printable.js';
 import { connectTo, relay } from '../client/attach-client.js';
@@ -235,7 +236,7 @@ export async function killSessionCommand(name: string | undefined, flags: { sess
   }
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (!(await isAlive(path)) && !processRuns(info.pid)) {
+    if (!(await isAlive(path)) && !processAlive(info.pid)) {
       out.line(`session ${session} ended`);
       return EXIT.ok;
     }
@@ -245,14 +246,6 @@ export async function killSessionCommand(name: string | undefined, flags: { sess
   return EXIT.failure;
 }
 
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** 8s, 14m, 3h 5m, 2d 4h: how long a session has run, to the unit that matters. */
 export function roughAge(ms: number): string {

@@ -5,6 +5,9 @@
  */
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { acquirePidLock, LockError } from '../platform/pid-lock.js';
+import { ensurePrivateDir } from '../platform/private-dir.js';
 import { listenPrivate, removeSocket, SocketBusyError } from '../platform/private-socket.js';
 import { formatDuration } from '../verdict/duration.js';
 import { findTile } from './control-target.js';
@@ -54,20 +57,40 @@ export class ControlServer {
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     });
     server.on('connection', (socket) => control.accept(socket, target));
+    const busy = (socket: string) => `another belltower is already running as ${socket}; pick another --session name`;
+    // The session's lock first: of two belltowers started at the same moment, one takes it and
+    // binds the socket; the other is told so, and never mistakes a socket being bound for a stale one.
+    if (process.platform !== 'win32') {
+      ensurePrivateDir(dirname(path));
+      let lock;
+      try {
+        lock = acquirePidLock(`${path}.lock`);
+      } catch (error) {
+        if (error instanceof LockError) throw new ControlServerError(error.message);
+        throw error;
+      }
+      if (!lock.ok) throw new ControlServerError(`${busy(path)} (pid ${lock.pid})`);
+      control.releaseLock = lock.release;
+    }
     try {
-      await listenPrivate(server, path, (busy) => `another belltower is already running as ${busy}; pick another --session name`);
+      await listenPrivate(server, path, busy);
     } catch (error) {
+      control.releaseLock();
       if (error instanceof SocketBusyError) throw new ControlServerError(error.message);
       throw error;
     }
     return control;
   }
 
+  /** Let go of the session's lock (closing does). */
+  private releaseLock: () => void = () => undefined;
+
   async close(): Promise<void> {
     for (const cancel of this.waits) cancel();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     removeSocket(this.path);
+    this.releaseLock();
   }
 
   private accept(socket: Socket, target: ControlTarget): void {

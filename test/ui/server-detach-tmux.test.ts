@@ -278,6 +278,20 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     await phone.waitFor('the shell answered', (text) => text.includes('PHONE-42'));
   }, 120_000);
 
+  it('two belltower --server started at once in one folder end on one server, both attached', async () => {
+    const s = session();
+    const one = s.window(1, ['--server', 'bash'], { cols: 100, rows: 30 });
+    const two = s.window(2, ['--server', 'bash'], { cols: 100, rows: 30 });
+    await one.waitFor('the first client', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    await two.waitFor('the second client', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    await one.until('one server, two clients', () => /^\S+\s+\S+\s+1 tile \(1 idle\)\s+2 attached/m.test(s.cli('sessions').stdout), 20_000);
+    expect(serverPids(s.state)).toHaveLength(1);
+    // Neither started a second tile: the loser's server ended before starting anything.
+    expect(Object.keys(states(s))).toEqual(['bash']);
+    // And the one that lost said nothing about it: it simply attached.
+    expect(readFileSync(join(s.work, 'stderr-1'), 'utf8') + readFileSync(join(s.work, 'stderr-2'), 'utf8')).toBe('');
+  }, 120_000);
+
   it('a server killed with kill -9 is found stale, and the next start offers restore', async () => {
     const s = session();
     const first = s.window(1, ['--server', 'bash'], { cols: 120, rows: 30 });

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAlive } from '../platform/private-socket.js';
-import { processAlive } from '../platform/processes.js';
+import { processRuns } from '../platform/processes.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { printable } from '../platform/printable.js';
 import { connectTo, relay } from '../client/attach-client.js';
@@ -236,7 +236,7 @@ export async function killSessionCommand(name: string | undefined, flags: { sess
   }
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (!(await isAlive(path)) && !processAlive(info.pid)) {
+    if (!(await isAlive(path)) && !processRuns(info.pid)) {
       out.line(`session ${session} ended`);
       return EXIT.ok;
     }

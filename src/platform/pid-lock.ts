@@ -6,7 +6,7 @@
  * and only then removes the dead holder's lock.
  */
 import fs from 'node:fs';
-import { processAlive } from './processes.js';
+import { processRuns } from './processes.js';
 
 /** A breaker whose process died while breaking is removed after this. */
 const STALE_BREAK_MS = 10_000;
@@ -18,7 +18,7 @@ export class LockError extends Error {
 
 export type LockResult = { ok: true; release(): void } | { ok: false; pid: number };
 
-export function acquirePidLock(path: string, pid = process.pid, alive: (pid: number) => boolean = processAlive): LockResult {
+export function acquirePidLock(path: string, pid = process.pid, alive: (pid: number) => boolean = processRuns): LockResult {
   for (let attempt = 0; attempt < 5; attempt++) {
     if (create(path, pid)) return { ok: true, release: () => release(path, pid) };
     notAFile(path);

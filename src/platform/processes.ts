@@ -86,6 +86,17 @@ export function markedOutside(list: readonly ProcessEntry[], entry: string, sid:
   return found;
 }
 
+/** Whether the process runs: it exists and is not a zombie (dead, its exit not yet collected —
+ * which, under a PID 1 that never collects, lasts for ever). Without /proc, whether it exists. */
+export function processRuns(pid: number, procDir = '/proc'): boolean {
+  if (!processAlive(pid)) return false;
+  try {
+    return parseStat(readFileSync(join(procDir, String(pid), 'stat'), 'utf8'))?.state !== 'Z';
+  } catch {
+    return process.platform !== 'linux'; // no /proc to ask (macOS): it exists
+  }
+}
+
 /** Whether a process with this id exists (EPERM: it does, but belongs to someone else). */
 export function processAlive(pid: number): boolean {
   try {

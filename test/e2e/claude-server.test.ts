@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sessionFromFolder } from '../../src/cli/session-name.js';
+import { processRuns } from '../../src/platform/processes.js';
 import { encode, WireDecoder } from '../../src/wire/wire-protocol.js';
 import type { ServerMessage } from '../../src/wire/wire-protocol.js';
 import { createClaudeHome } from '../support/claude-home.js';
@@ -38,14 +39,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Running, not a zombie (an ended process not yet collected still answers kill 0). */
+const alive = (pid: number) => processRuns(pid);
 
 /** The direct children of a process (the tiles' programs, for a session server). */
 function childrenOf(pid: number): number[] {

@@ -19,7 +19,7 @@ function lockPath(): string {
   return path.join(dir, 's.sock.lock');
 }
 
-describe('the pid lock', () => {
+describe.skipIf(process.platform !== 'linux')('the pid lock', () => {
   it('has one holder: a second is told who holds it, and takes it once it is released', () => {
     const file = lockPath();
     const first = acquirePidLock(file, 1001, () => true);
@@ -49,6 +49,23 @@ describe('the pid lock', () => {
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(file, old, old);
     expect(acquirePidLock(file, 1005, () => false).ok).toBe(true);
+  });
+
+  it("breaks a lock whose holder is a zombie (dead, never collected: a PID 1 that does not reap)", async () => {
+    const file = lockPath();
+    // `sleep 0.1` exits and stays a zombie: its parent became `sleep 5`, which never waits.
+    const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!/\) Z /.test(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      process.kill(zombie, 0); // it still "exists"
+      fs.writeFileSync(file, `${zombie}\n`);
+      const taken = acquirePidLock(file, 1007);
+      expect(taken.ok).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('never takes a lock through a link', () => {

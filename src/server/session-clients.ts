@@ -38,6 +38,8 @@ export class SessionClients {
   private earlier: { id: number; state: RingState }[];
   private waiting: { id: number; state: RingState }[] = [];
   private firstClient = true;
+  /** The client whose grid last gave the tiles their sizes. */
+  private sizer: ClientLink | null = null;
   private newestApp: GridApp | null = null;
   private lastSnapshot: ReturnType<GridApp['snapshot']> | null = null;
   private readonly offRing: () => void;
@@ -109,6 +111,15 @@ export class SessionClients {
     const app = this.options.makeApp(link, () => link.close('detached', 0));
     this.apps.set(link, app);
     this.newestApp = app;
+    // The tiles' ptys take the sizes of the grid of the client the user is at: the one that last
+    // typed or resized (its own grid applies its sizes on a resize, and on its start below).
+    this.sizer = link;
+    link.onInput(() => {
+      if (this.sizer === link) return;
+      this.sizer = link;
+      app.fitTiles();
+    });
+    link.onResized(() => (this.sizer = link));
     const earlier = this.earlier;
     const away = this.waiting;
     this.earlier = [];
@@ -125,6 +136,7 @@ export class SessionClients {
     this.lastSnapshot = app.snapshot();
     app.stop();
     this.apps.delete(link);
+    if (this.sizer === link) this.sizer = null;
     if (this.newestApp === app) this.newestApp = [...this.apps.values()].at(-1) ?? null;
     this.options.logger('info', 'attach: a client left', { client: link.id, dropped: link.dropped, left: this.apps.size });
     this.writeInfo();

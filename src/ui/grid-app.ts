@@ -518,6 +518,13 @@ export class GridApp {
     }, PTY_RESIZE_DEBOUNCE_MS);
   }
 
+  /** Give the tiles this grid's sizes again: its client is the one the user is at now (several
+   * clients share one pty per tile; the latest to type or resize sets its size, as tmux's
+   * `window-size latest`). */
+  fitTiles(): void {
+    if (!this.stopped) this.applySizes();
+  }
+
   /** Give every shown tile's program the size of its body. Tiles hidden by a zoom keep theirs. */
   private applySizes(): void {
     const infos = this.options.view.tileInfos();

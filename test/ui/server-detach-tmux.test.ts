@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionFromFolder } from '../../src/cli/session-name.js';
+import { processRuns } from '../../src/platform/processes.js';
 import { closeAll, keepFolder } from '../support/grid-session.js';
 import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
 
@@ -34,14 +35,8 @@ function serverPids(state: string): number[] {
     .filter((pid) => alive(pid));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Running, not a zombie (an ended process not yet collected still answers kill 0). */
+const alive = (pid: number) => processRuns(pid);
 
 afterEach(async () => {
   for (const t of opened.splice(0)) t.close();
@@ -278,6 +273,32 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     await phone.waitFor('the shell answered', (text) => text.includes('PHONE-42'));
   }, 120_000);
 
+  it("a tile's pty takes the size that the grid of the client last typed in gives it", async () => {
+    const s = session();
+    const wide = s.window(1, ['--server', 'bash'], { cols: 150, rows: 40 });
+    await wide.waitFor('the tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    const narrow = s.window(2, ['attach'], { cols: 70, rows: 22 });
+    await narrow.waitFor('the second client', (screen) => stateOf(screen, 1, 'bash') === 'idle');
+    const sizeSaid = async (client: Tmux, n: number) => {
+      client.keys('Enter');
+      await client.waitFor('focus', (screen) => screen.includes('FOCUS 1 bash'));
+      client.type(`echo SIZE-${n} $(stty size)`);
+      client.keys('Enter');
+      const screen = await client.waitFor(`the size, ${n}`, (text) => new RegExp(`^SIZE-${n} \\d+ \\d+`, 'm').test(text.replace(/^[│┃║] ?/gm, '')));
+      client.keys('C-\\');
+      const m = new RegExp(`SIZE-${n} (\\d+) (\\d+)`).exec(screen)!;
+      return { rows: Number(m[1]), cols: Number(m[2]) };
+    };
+    const inNarrow = await sizeSaid(narrow, 1);
+    const inWide = await sizeSaid(wide, 2);
+    const again = await sizeSaid(narrow, 3);
+    // Each time, the size of the tile in the grid typed in: the wide one's is larger.
+    expect(inWide.cols).toBeGreaterThan(inNarrow.cols);
+    expect(inWide.rows).toBeGreaterThan(inNarrow.rows);
+    expect(again).toEqual(inNarrow);
+    expect(inNarrow.cols).toBeLessThan(70);
+  }, 120_000);
+
   it('two belltower --server started at once in one folder end on one server, both attached', async () => {
     const s = session();
     const one = s.window(1, ['--server', 'bash'], { cols: 100, rows: 30 });
@@ -306,7 +327,14 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     const again = s.window(2, ['--server'], { cols: 120, rows: 30 });
     await again.waitFor('the restore question', (screen) => /Restore 1 tile/.test(screen), 20_000);
     again.keys('y', 'Enter');
-    await again.waitFor('the restored tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    await again.waitFor('the restored tile', (screen) => {
+      if (s.exitOf(2) !== null) {
+        const log = join(s.state, 'log', 'belltower.log');
+        const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-15).join('\n') : '(no log)';
+        throw new Error(`belltower --server exited with ${s.exitOf(2)}, saying: ${readFileSync(join(s.work, 'stderr-2'), 'utf8')}\nthe log's end:\n${tail}`);
+      }
+      return stateOf(screen, 1, 'bash') === 'idle';
+    }, 30_000);
     expect(serverPids(s.state)).toHaveLength(1);
     expect(serverPids(s.state)[0]).not.toBe(serverPid);
     const all = s.cli('detach', '--all');

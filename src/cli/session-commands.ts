@@ -6,12 +6,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAlive } from '../platform/private-socket.js';
 import { processRuns } from '../platform/processes.js';
+import { lockHolder } from '../platform/pid-lock.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { printable } from '../platform/printable.js';
 import { connectTo, relay } from '../client/attach-client.js';
 import { attachSocketPath } from '../wire/attach-socket-path.js';
 import { readSessionInfo, removeSessionInfo, sessionNames } from '../server/session-info.js';
-import { checkSessionName, socketPath } from '../control/socket-path.js';
+import { checkSessionName, sessionLockPath, socketPath } from '../control/socket-path.js';
 import { request } from '../control/control-client.js';
 import { stateFilePath } from '../restore/state-file.js';
 import { askOnTerminal, chooseStart } from './restore-start.js';
@@ -102,8 +103,8 @@ export async function launchOrAttach(specs: readonly string[], flags: RestoreFla
       return ended(await relay(socket, attachOptions(path, session, out)), out, session);
     }
     // A server that ended before opening its door said why — unless another belltower holds the
-    // session, which is then the one to attach to once it opens.
-    if (exited !== null && !(await isAlive(controlPath))) {
+    // session (its lock, even before its socket is bound), which is then the one to attach to.
+    if (exited !== null && lockHolder(sessionLockPath(controlPath)) === null && !(await isAlive(controlPath))) {
       await new Promise((resolve) => setTimeout(resolve, 20)); // the last of its stderr
       const words = said.trim();
       if (words) out.error(words);

@@ -11,6 +11,7 @@ import { ensurePrivateDir } from '../platform/private-dir.js';
 import { listenPrivate, removeSocket, SocketBusyError } from '../platform/private-socket.js';
 import { formatDuration } from '../verdict/duration.js';
 import { findTile } from './control-target.js';
+import { sessionLockPath } from './socket-path.js';
 import type { ControlTarget } from './control-target.js';
 import { parseRequest, PROTOCOL_VERSION, reaches } from './protocol.js';
 import type { ControlReply, ControlRequest, TileInfo } from './protocol.js';
@@ -64,7 +65,7 @@ export class ControlServer {
       ensurePrivateDir(dirname(path));
       let lock;
       try {
-        lock = acquirePidLock(`${path}.lock`);
+        lock = acquirePidLock(sessionLockPath(path));
       } catch (error) {
         if (error instanceof LockError) throw new ControlServerError(error.message);
         throw error;

@@ -10,6 +10,11 @@ export function controlDir(runtimeDir: string): string {
   return join(runtimeDir, 'control');
 }
 
+/** The session's lock, beside its control socket: whoever holds it runs the session. */
+export function sessionLockPath(controlSocket: string): string {
+  return `${controlSocket}.lock`;
+}
+
 export function socketPath(runtimeDir: string, session: string, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32') {
     const user = createHash('sha256').update(userInfo().username).digest('hex').slice(0, 12);

@@ -41,6 +41,12 @@ function notAFile(path: string): void {
   if (!st.isFile()) throw new LockError(`${path} is not a lock belltower made (${st.isSymbolicLink() ? 'a link' : 'not a file'}); remove it`);
 }
 
+/** The pid of the live process that holds the lock, or null (free, or its holder is gone). */
+export function lockHolder(path: string, alive: (pid: number) => boolean = processRuns): number | null {
+  const holder = readHolder(path);
+  return holder !== null && alive(holder) ? holder : null;
+}
+
 function create(path: string, pid: number): boolean {
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   let fd: number;

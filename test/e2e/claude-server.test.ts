@@ -166,7 +166,8 @@ describe('a session server with the real Claude Code (tmux)', () => {
     // terminal reflows on a resize): the same text, cut at other columns.
     expect(flat(tileBody(seen, 2, 'bash'))).toBe(before.shell);
     expect(seen).toContain('JOB-RUNNING');
-    expect(tileBody(seen, 1, 'claude').join('\n')).toContain('The first answer');
+    // Claude redraws its screen for the new tile size when it gets to it: wait for that.
+    await second.waitFor("Claude's answer, redrawn at this size", (s) => tileBody(s, 1, 'claude').join('\n').includes('The first answer'), 20_000);
     expect(second.bells()).toBe(0);
 
     // Two clients: the next turn rings both.

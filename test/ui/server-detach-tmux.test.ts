@@ -317,6 +317,9 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     const s = session();
     const first = s.window(1, ['--server', 'bash'], { cols: 120, rows: 30 });
     await first.waitFor('the tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
+    // A restore needs what the server saved: killed before its first save, there is nothing to offer.
+    const saved = join(s.state, 'workspaces', `${s.session}.json`);
+    await first.until('the workspace saved', () => existsSync(saved) && readFileSync(saved, 'utf8').includes('"bash"'), 20_000);
     const [serverPid] = serverPids(s.state);
     process.kill(serverPid!, 'SIGKILL');
     await first.until('the client to exit', () => s.exitOf(1) !== null);

@@ -102,7 +102,8 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     const { tmux, dir } = start([simSpec('solo', 'rest:1,work:1,done,rest:600')]);
     await tmux.waitFor('the tile done', (s) => stateOf(s, 1, 'node') === 'done');
     tmux.keys('w');
-    let screen = await tmux.waitFor('the why overlay', (s) => s.includes('why 1 node'));
+    // A capture can land mid-frame: wait for the overlay's last line, then read it all.
+    let screen = await tmux.waitFor('the why overlay drawn whole', (s) => s.includes('why 1 node') && /turn-end: held/.test(s));
     expect(screen).toMatch(/done for \S+, decided by OSC 7501/);
     expect(screen).toMatch(/turn-end: held: conflict window/);
     tmux.keys('Escape');

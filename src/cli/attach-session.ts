@@ -12,7 +12,7 @@ import { socketProblem } from '../platform/private-socket.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { attachDir, attachSocketPath } from '../wire/attach-socket-path.js';
 import type { ClientOptions } from '../wire/wire-protocol.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../platform/exit-codes.js';
 import type { Output } from './output.js';
 import { sessionFromFolder } from './session-name.js';
 import { packageVersion } from './version.js';

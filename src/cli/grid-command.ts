@@ -6,7 +6,7 @@
 import { launchProblem } from '../session/launch-check.js';
 import type { Output } from './output.js';
 import { runUi } from './ui-command.js';
-import type { TileRequest } from './tile-request.js';
+import type { TileRequest } from '../server/tile-request.js';
 import type { UiFlags } from './ui-command.js';
 import { askOnTerminal } from './restore-start.js';
 import { findWorkspace } from './workspace-command.js';

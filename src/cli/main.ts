@@ -12,7 +12,7 @@ import { demoCommand } from './demo-command.js';
 import type { DemoFlags } from './demo-command.js';
 import { addGridOptions } from './grid-options.js';
 import { closestName, mistypedName } from './did-you-mean.js';
-import { EXIT, EXIT_STATUS_HELP } from './exit-codes.js';
+import { EXIT, EXIT_STATUS_HELP } from '../platform/exit-codes.js';
 import { splitWords } from '../agents/launch-spec.js';
 import { launchProblem } from '../session/launch-check.js';
 import { reportFailure } from './refusal.js';

@@ -15,7 +15,7 @@ import { belltowerDirs } from '../platform/state-dir.js';
 import { RecordingError } from '../record/format.js';
 import { RecorderError } from '../record/recorder.js';
 import { TimingError } from '../verdict/timing.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../platform/exit-codes.js';
 import type { Output } from './output.js';
 
 const REFUSALS = [PrivateDirError, SpecError, TimingError, RecordingError, RecorderError, ControlClientError, ControlServerError, ClaudeSettingsError, GeminiSettingsError];

@@ -12,9 +12,9 @@ import type { RestorePlan } from '../restore/restore-plan.js';
 import { readStateFile, setAside } from '../restore/state-file.js';
 import { parseWorkspaceState } from '../restore/workspace-state.js';
 import type { WorkspaceState } from '../restore/workspace-state.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../platform/exit-codes.js';
 import type { Output } from './output.js';
-import type { TileRequest } from './tile-request.js';
+import type { TileRequest } from '../server/tile-request.js';
 
 export interface RestoreFlags {
   restore?: boolean;

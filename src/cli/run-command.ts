@@ -1,7 +1,7 @@
 /**
  * `belltower run --headless [SPEC...]`: the sessions run without a UI; every verdict change is one
  * JSON line on stdout. Exits when every session has exited, or on SIGINT, SIGTERM or SIGHUP after
- * ending every process of every tile; the exit status follows the README's table (exit-codes.ts).
+ * ending every process of every tile; the exit status follows the README's table (platform/exit-codes.ts).
  */
 import { join, resolve } from 'node:path';
 import { ControlServer, ControlServerError } from '../control/control-server.js';
@@ -15,9 +15,9 @@ import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
 import { resolveTiming } from '../verdict/timing.js';
 import { loadWorkspace } from '../workspace/workspace-file.js';
-import { EXIT, exitStatus } from './exit-codes.js';
+import { EXIT, exitStatus } from '../platform/exit-codes.js';
 import { admitWorkspace } from './workspace-trust.js';
-import type { EndingSignal } from './exit-codes.js';
+import type { EndingSignal } from '../platform/exit-codes.js';
 import type { Output } from './output.js';
 import { prepareRun, tileSetBase, withWorkspaceTiming } from './run-setup.js';
 import type { CommonRunFlags } from './run-setup.js';

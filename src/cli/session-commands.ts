@@ -17,7 +17,7 @@ import { request } from '../control/control-client.js';
 import { stateFilePath } from '../restore/state-file.js';
 import { askOnTerminal, chooseStart } from './restore-start.js';
 import type { RestoreFlags } from './restore-start.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../platform/exit-codes.js';
 import type { Output } from './output.js';
 import { attachOptions, attachToSession, doorProblem, ended, needsTerminal, sessionOf } from './attach-session.js';
 import type { AttachFlags } from './attach-session.js';

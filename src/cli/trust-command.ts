@@ -13,7 +13,7 @@ import { readTrust, recordTrust, revokeTrust, trustFilePath, trustStatus } from 
 import { loadWorkspace, WORKSPACE_FILE } from '../workspace/workspace-file.js';
 import { readWorkspaceFile } from '../workspace/workspace-read.js';
 import { summarizeWorkspace } from '../workspace/workspace-summary.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../platform/exit-codes.js';
 import type { Output } from './output.js';
 
 export interface TrustFlags {

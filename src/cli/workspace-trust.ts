@@ -12,7 +12,7 @@ import { printable } from '../platform/printable.js';
 import { recordTrust, readTrust, trustFilePath, trustStatus } from '../workspace/trust-store.js';
 import type { Workspace } from '../workspace/workspace-file.js';
 import { summarizeWorkspace } from '../workspace/workspace-summary.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from '../platform/exit-codes.js';
 import type { Output } from './output.js';
 import type { Ask } from './restore-start.js';
 

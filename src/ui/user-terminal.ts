@@ -6,6 +6,7 @@
  */
 import type { ReadStream, WriteStream } from 'node:tty';
 
+import { Listeners } from '../platform/listeners.js';
 import { ENTER_SEQUENCE, MOUSE_ON, RESTORE_SEQUENCE } from '../platform/terminal-sequences.js';
 
 export class NotATerminal extends Error {
@@ -15,15 +16,10 @@ export class NotATerminal extends Error {
 export class UserTerminal {
   private entered = false;
   private restored = false;
-  private readonly inputListeners = new Set<(data: string) => void>();
-  private readonly resizeListeners = new Set<() => void>();
-  private readonly onData = (data: string | Buffer) => {
-    const text = typeof data === 'string' ? data : data.toString('utf8');
-    for (const listener of this.inputListeners) listener(text);
-  };
-  private readonly onResize = () => {
-    for (const listener of this.resizeListeners) listener();
-  };
+  private readonly inputs = new Listeners<[data: string]>();
+  private readonly resizes = new Listeners<[]>();
+  private readonly onData = (data: string | Buffer) => this.inputs.emit(typeof data === 'string' ? data : data.toString('utf8'));
+  private readonly onResize = () => this.resizes.emit();
 
   constructor(
     private readonly stdin: ReadStream,
@@ -81,12 +77,10 @@ export class UserTerminal {
   }
 
   onInput(listener: (data: string) => void): () => void {
-    this.inputListeners.add(listener);
-    return () => this.inputListeners.delete(listener);
+    return this.inputs.add(listener);
   }
 
   onResized(listener: () => void): () => void {
-    this.resizeListeners.add(listener);
-    return () => this.resizeListeners.delete(listener);
+    return this.resizes.add(listener);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT, exitStatus } from '../../src/cli/exit-codes.js';
+import { EXIT, exitStatus } from '../../src/platform/exit-codes.js';
 
 const ended = (code: number | null, extra: { signal?: string; error?: string; closed?: boolean } = {}) => ({
   code,

@@ -26,8 +26,8 @@ import { BELLTOWER_BIN, claudeInTmux } from '../support/claude-in-tmux.js';
 import { startFakeAnthropic, text } from '../support/fake-anthropic.js';
 import { sleep } from '../support/fake-server.js';
 import { stateOf, Tmux } from '../support/tmux.js';
+import { shellQuote as q } from '../support/shell-quote.js';
 
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let install: InstallResult = { ok: false, reason: 'not attempted' };
 const cleanups: (() => void | Promise<void>)[] = [];
 

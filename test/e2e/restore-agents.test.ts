@@ -26,10 +26,10 @@ import { hang, startFakeOpenAI, text as openaiText } from '../support/fake-opena
 import { sleep } from '../support/fake-server.js';
 import { createGeminiHome } from '../support/gemini-home.js';
 import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { shellQuote as q } from '../support/shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'belltower.js');
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let claude: InstallResult = { ok: false, reason: 'not attempted' };
 let codex: InstallResult = { ok: false, reason: 'not attempted' };
 let gemini: InstallResult = { ok: false, reason: 'not attempted' };

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { Tmux } from './tmux.js';
+import { shellQuote as q } from './shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'belltower.js');
@@ -36,9 +37,6 @@ export function keepFolder(folder: string): string {
   return folder;
 }
 
-function q(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /** Start belltower with `args` in a fresh tmux window; the script records the terminal's modes
  * before and after, and prints markers around the run. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, quitCleanly, start } from '../support/grid-session.js';
 import { Tmux, tmuxMissing } from '../support/tmux.js';
+import { shellQuote as q } from '../support/shell-quote.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -18,7 +19,6 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** Reads its terminal raw and appends each read, in hex, to the file it is given; `keypad` first
  * turns on the application keypad. A `z` ends the record with `.`. */

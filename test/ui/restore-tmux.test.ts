@@ -14,6 +14,7 @@ import type { WorkspaceState } from '../../src/restore/workspace-state.js';
 import { closeAll, keepFolder } from '../support/grid-session.js';
 import { sleep } from '../support/fake-server.js';
 import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { shellQuote as q } from '../support/shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'belltower.js');
@@ -24,7 +25,6 @@ afterEach(() => {
   closeAll();
 });
 
-const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function savedState(file: string): WorkspaceState | null {
   if (!existsSync(file)) return null;

@@ -16,11 +16,11 @@ import { sessionFromFolder } from '../../src/cli/session-name.js';
 import { processRuns } from '../../src/platform/processes.js';
 import { closeAll, keepFolder } from '../support/grid-session.js';
 import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { shellQuote as q } from '../support/shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'belltower.js');
 const missing = tmuxMissing();
-const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 const opened: Tmux[] = [];
 const stateDirs: string[] = [];

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Tmux, tmuxMissing } from '../support/tmux.js';
+import { shellQuote as q } from '../support/shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
-const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const opened: (() => void)[] = [];
 afterEach(() => {
   for (const close of opened.splice(0)) close();

@@ -58,22 +58,35 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
     if (value !== undefined) env[name] = value;
   }
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
+  // Node writes to a terminal synchronously on POSIX; a relay that blocks on a large frame reads no
+  // keys meanwhile. Queued writes keep the keys flowing, and pausing the socket while the terminal
+  // is behind holds the server's frames back (it draws the next one when this catches up).
+  const blocking = (on: boolean) => (stdout as unknown as { _handle?: { setBlocking?(on: boolean): void } })._handle?.setBlocking?.(on);
   return new Promise((resolve) => {
     const decoder = new WireDecoder('server');
     let entered = false;
     let finished = false;
-    const write = (data: string) => {
+    let held = false;
+    const write = (data: string | Buffer) => {
       try {
-        stdout.write(data);
+        if (stdout.write(data) || held) return;
+        held = true;
+        socket.pause();
+        stdout.once('drain', () => {
+          held = false;
+          if (!finished) socket.resume();
+        });
       } catch {
         // the terminal is gone
       }
     };
-    const restore = () => {
+    /** Put the terminal back at once (the process is exiting). */
+    const restoreNow = () => {
       if (!entered) return;
       entered = false;
-      write(RESTORE_SEQUENCE);
+      blocking(true);
       try {
+        stdout.write(RESTORE_SEQUENCE);
         stdin.setRawMode(false);
       } catch {
         // the terminal is gone (SIGHUP)
@@ -82,16 +95,44 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
     const finish = (status: number, line?: string, news = false) => {
       if (finished) return;
       finished = true;
-      restore();
       stdin.off('data', onKeys);
       stdin.pause();
       stdout.off('resize', onResize);
       for (const [signal, handler] of signalHandlers) process.off(signal, handler);
-      process.off('exit', restore);
+      process.off('exit', restoreNow);
       socket.destroy();
-      if (line) (news ? options.tell : options.say)(line);
-      resolve({ kind: 'ended', status });
+      const done = () => {
+        stdout.off('error', onTerminalGone);
+        blocking(true);
+        if (line) (news ? options.tell : options.say)(line);
+        resolve({ kind: 'ended', status });
+      };
+      if (!entered) return done();
+      entered = false;
+      try {
+        stdin.setRawMode(false);
+      } catch {
+        // the terminal is gone (SIGHUP)
+      }
+      // The terminal is put back after every frame before it, in order; a terminal that takes
+      // nothing more (gone, or stalled) is not waited for long.
+      let over = false;
+      const giveUp = setTimeout(() => {
+        over = true;
+        done();
+      }, 2000);
+      const flushed = () => {
+        clearTimeout(giveUp);
+        if (!over) done();
+      };
+      try {
+        stdout.write(RESTORE_SEQUENCE, flushed);
+      } catch {
+        flushed();
+      }
     };
+    const onTerminalGone = () => finish(129);
+    stdout.on('error', onTerminalGone);
     const send = (frame: Buffer) => {
       if (!socket.destroyed) socket.write(frame);
     };
@@ -106,7 +147,7 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
       ['SIGINT', () => finish(130)],
     ];
     for (const [signal, handler] of signalHandlers) process.on(signal, handler);
-    process.on('exit', restore);
+    process.on('exit', restoreNow);
 
     const onMessage = (message: ServerMessage) => {
       switch (message.type) {
@@ -115,6 +156,7 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
             return finish(2, `belltower: session "${options.session}" runs belltower ${message.version}, which speaks another attach protocol; run that belltower, or end the session (belltower kill-session ${options.session})`);
           }
           entered = true;
+          blocking(false);
           stdin.setRawMode(true);
           stdin.on('data', onKeys);
           stdin.resume();

@@ -5,19 +5,24 @@
  * drains the grid is told to redraw whole — as tmux does.
  */
 import type { Socket } from 'node:net';
+import { Listeners } from '../platform/listeners.js';
 import type { TerminalPort } from '../ui/grid-app.js';
 import { encode } from '../wire/wire-protocol.js';
 import type { ExitReason, Hello } from '../wire/wire-protocol.js';
 
 /** Unread output beyond this and frames are dropped until the client catches up. */
 export const MAX_UNREAD_BYTES = 1024 * 1024;
+/** Unsent output beyond this (the kernel's buffer is full) and the grid holds its next frame until
+ * the socket drains: a client gets frames as fast as it takes them, each one current. */
+export const HOLD_FRAMES_BYTES = 64 * 1024;
 
 export class ClientLink implements TerminalPort {
   private size: { cols: number; rows: number };
   private behind = false;
   private closed = false;
-  private readonly inputListeners = new Set<(data: string) => void>();
-  private readonly resizeListeners = new Set<() => void>();
+  private readonly inputs = new Listeners<[data: string]>();
+  private readonly resizes = new Listeners<[]>();
+  private readonly catchUps = new Listeners<[]>();
   /** Frames dropped because the client was not reading, for the log. */
   dropped = 0;
   readonly attachedAt = Date.now();
@@ -31,9 +36,12 @@ export class ClientLink implements TerminalPort {
   ) {
     this.size = { cols: hello.cols, rows: hello.rows };
     socket.on('drain', () => {
-      if (!this.behind || this.closed) return;
-      this.behind = false;
-      this.redraw();
+      if (this.closed) return;
+      if (this.behind) {
+        this.behind = false;
+        this.redraw();
+      }
+      this.catchUps.emit();
     });
   }
 
@@ -43,6 +51,14 @@ export class ClientLink implements TerminalPort {
 
   get rows(): number {
     return this.size.rows;
+  }
+
+  get backedUp(): boolean {
+    return this.socket.writableLength > HOLD_FRAMES_BYTES;
+  }
+
+  onCaughtUp(listener: () => void): () => void {
+    return this.catchUps.add(listener);
   }
 
   get isClosed(): boolean {
@@ -55,24 +71,22 @@ export class ClientLink implements TerminalPort {
       this.dropped++;
       return;
     }
-    this.socket.write(encode({ type: 'output', data }));
+    this.socket.write(encode({ type: 'output', data: Buffer.from(data, 'utf8') }));
     if (this.socket.writableLength > MAX_UNREAD_BYTES) this.behind = true;
   }
 
   onInput(listener: (data: string) => void): () => void {
-    this.inputListeners.add(listener);
-    return () => this.inputListeners.delete(listener);
+    return this.inputs.add(listener);
   }
 
   onResized(listener: () => void): () => void {
-    this.resizeListeners.add(listener);
-    return () => this.resizeListeners.delete(listener);
+    return this.resizes.add(listener);
   }
 
   /** The client typed. */
   input(data: string): void {
     this.lastActive = Date.now();
-    for (const listener of this.inputListeners) listener(data);
+    this.inputs.emit(data);
   }
 
   /** The client's terminal changed size. */
@@ -96,6 +110,6 @@ export class ClientLink implements TerminalPort {
 
   /** Everything on the client's screen is unknown: the grid paints it whole (as after a resize). */
   private redraw(): void {
-    for (const listener of this.resizeListeners) listener();
+    this.resizes.emit();
   }
 }

@@ -56,6 +56,11 @@ export interface TerminalPort {
   write(data: string): void;
   onInput(listener: (data: string) => void): () => void;
   onResized(listener: () => void): () => void;
+  /** A terminal at the end of a connection (an attached client) may fall behind: while it is, the
+   * grid holds its next frame, and paints what is current then once it has caught up — frames go
+   * no faster than the terminal takes them, and it never gets one that is already old. */
+  readonly backedUp?: boolean;
+  onCaughtUp?(listener: () => void): () => void;
 }
 
 /** What the workspace file says of one tile (defaults for tiles added later). */
@@ -123,6 +128,8 @@ export class GridApp {
   private chromeDirty = true;
   private lastPaint = -Infinity;
   private paintTimer: NodeJS.Timeout | undefined;
+  /** A frame is owed to a terminal that was behind (see TerminalPort.backedUp). */
+  private heldForTerminal = false;
   private ageTimer: NodeJS.Timeout | undefined;
   private escapeTimer: NodeJS.Timeout | undefined;
   private resizeTimer: NodeJS.Timeout | undefined;
@@ -211,6 +218,15 @@ export class GridApp {
         this.scheduleResize();
       }),
     );
+    if (terminal.onCaughtUp) {
+      this.unsubscribe.push(
+        terminal.onCaughtUp(() => {
+          if (!this.heldForTerminal) return;
+          this.heldForTerminal = false;
+          this.requestPaint();
+        }),
+      );
+    }
     this.applySizes();
     for (const { id, state } of earlier) this.ring(id, state);
     if (away.length > 0) {
@@ -562,6 +578,10 @@ export class GridApp {
   private paint(): void {
     if (this.stopped) return;
     const { view, terminal } = this.options;
+    if (terminal.backedUp) {
+      this.heldForTerminal = true;
+      return;
+    }
     const cols = terminal.cols;
     const rows = terminal.rows;
     const infos = view.tileInfos();

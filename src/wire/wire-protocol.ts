@@ -66,7 +66,8 @@ export type ExitReason = 'detached' | 'quit' | 'ended' | 'killed';
 export type ServerMessage =
   | { type: 'welcome'; wire: number; version: string; session: string }
   | { type: 'refused'; message: string }
-  | { type: 'output'; data: string }
+  /** What the client's terminal is to show, as bytes: the client writes them as they came. */
+  | { type: 'output'; data: Buffer }
   | { type: 'exit'; reason: ExitReason; status: number; message?: string };
 
 export type WireMessage = ClientMessage | ServerMessage;
@@ -97,7 +98,7 @@ export function encode(message: WireMessage): Buffer {
     case 'refused':
       return frame(TYPE.refused, Buffer.from(message.message, 'utf8'));
     case 'output':
-      return frame(TYPE.output, Buffer.from(message.data, 'utf8'));
+      return frame(TYPE.output, message.data);
     case 'exit':
       return frame(TYPE.exit, json({ reason: message.reason, status: message.status, ...(message.message !== undefined ? { message: message.message } : {}) }));
   }
@@ -201,7 +202,7 @@ function serverMessage(type: number, payload: Buffer): ServerMessage {
     case TYPE.refused:
       return { type: 'refused', message: payload.toString('utf8') };
     case TYPE.output:
-      return { type: 'output', data: payload.toString('utf8') };
+      return { type: 'output', data: payload };
     case TYPE.exit: {
       const body = parseObject(payload.toString('utf8'), 'exit');
       const reason = body.reason;

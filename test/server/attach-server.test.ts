@@ -115,7 +115,7 @@ describe('the attach server', () => {
     client.socket.write(encode({ type: 'detach' }));
     await client.closed;
     expect(client.messages.slice(1)).toEqual([
-      { type: 'output', data: 'frame' },
+      { type: 'output', data: Buffer.from('frame') },
       { type: 'exit', reason: 'detached', status: 0 },
     ]);
     await until(() => detached.length === 1, 'the server to see the client go');
@@ -192,7 +192,7 @@ describe('the attach server', () => {
     const before = slow.messages.length;
     link.write('after');
     await until(() => slow.messages.length > before, 'a frame after the drain');
-    expect(slow.messages.at(-1)).toEqual({ type: 'output', data: 'after' });
+    expect(slow.messages.at(-1)).toEqual({ type: 'output', data: Buffer.from('after') });
     expect(MAX_UNREAD_BYTES).toBeGreaterThan(chunk.length);
   });
 

@@ -13,10 +13,25 @@ import { TileSet } from '../../src/tile/tile-set.js';
 import type { BellMode } from '../../src/ui/bell.js';
 import { GridApp } from '../../src/ui/grid-app.js';
 import type { GridAppOptions } from '../../src/ui/grid-app.js';
+import { rowText } from '../../src/session/styled-row.js';
 import { layout } from '../../src/ui/layout.js';
 import { DEFAULT_TIMING } from '../../src/verdict/timing.js';
 import { waitFor } from '../session/helpers.js';
 import { RecordingTerminal } from '../support/recording-terminal.js';
+
+/** A terminal at the end of a connection that can fall behind (an attached client). */
+class BehindTerminal extends RecordingTerminal {
+  backedUp = false;
+  private caughtUp: (() => void) | null = null;
+  onCaughtUp(listener: () => void): () => void {
+    this.caughtUp = listener;
+    return () => (this.caughtUp = null);
+  }
+  catchUp(): void {
+    this.backedUp = false;
+    this.caughtUp?.();
+  }
+}
 
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -66,6 +81,29 @@ describe('GridApp', () => {
     const before = terminal.written.length;
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(terminal.written.length).toBe(before);
+  });
+
+  it('holds its frames while the terminal is behind, then paints what is current once it catches up', async () => {
+    const terminal = new BehindTerminal();
+    const { tiles } = await grid([`sh -c 'printf "first\\033]7501;state=idle\\007"; read x; printf "second"; read y; printf "third"; exec sleep 30'`], 'all', { terminal });
+    await waitFor(() => terminal.written.includes('first'), 'the first frame');
+    terminal.backedUp = true;
+    const held = terminal.written.length;
+    const id = tiles.tileInfos()[0]!.id;
+    const shows = (text: string) => rowText(tiles.screenOf(id)!.styledRow(tiles.screenOf(id)!.cursor.y)).includes(text);
+    tiles.input(id, '\r');
+    await waitFor(() => shows('second'), 'the tile to print again');
+    tiles.input(id, '\r');
+    await waitFor(() => shows('third'), 'the tile to print a third time');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // frames would have gone by now
+    expect(terminal.written.length).toBe(held);
+    terminal.catchUp();
+    await waitFor(() => terminal.written.includes('third'), 'the frame after catching up');
+    // The frame it gets is what is there now, not one that was due while it was behind: no frame
+    // after it caught up shows the second line without the third.
+    const frames = terminal.written.slice(held).split('\x1b[?2026h').filter((frame) => frame.includes('second'));
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.every((frame) => frame.includes('third'))).toBe(true);
   });
 
   it('rings once for a done, whatever the tile shows afterwards', async () => {

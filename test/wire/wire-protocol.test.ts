@@ -26,7 +26,7 @@ describe('the attach protocol', () => {
   it('carries each server message as it was sent', () => {
     expect(roundTrip({ type: 'welcome', wire: WIRE_VERSION, version: '0.1.0', session: 'proj' }, 'server')).toEqual([{ type: 'welcome', wire: WIRE_VERSION, version: '0.1.0', session: 'proj' }]);
     expect(roundTrip({ type: 'refused', message: 'no' }, 'server')).toEqual([{ type: 'refused', message: 'no' }]);
-    expect(roundTrip({ type: 'output', data: '\x1b[2J┏━\x07' }, 'server')).toEqual([{ type: 'output', data: '\x1b[2J┏━\x07' }]);
+    expect(roundTrip({ type: 'output', data: Buffer.from('\x1b[2J┏━\x07') }, 'server')).toEqual([{ type: 'output', data: Buffer.from('\x1b[2J┏━\x07') }]);
     expect(roundTrip({ type: 'exit', reason: 'detached', status: 0 }, 'server')).toEqual([{ type: 'exit', reason: 'detached', status: 0 }]);
     expect(roundTrip({ type: 'exit', reason: 'quit', status: 1, message: 'a tile failed' }, 'server')).toEqual([{ type: 'exit', reason: 'quit', status: 1, message: 'a tile failed' }]);
   });

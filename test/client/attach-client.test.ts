@@ -1,0 +1,109 @@
+/**
+ * The attach client (`belltower attach`, the real command in a real pty) against a real session
+ * door (AttachServer): a terminal that takes no output never stops the keys — the client keeps
+ * reading them and holds the server's frames back instead — and the terminal is put back after
+ * the last frame, in order, before the line that says how to come back.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pty from 'node-pty';
+import type { IPty } from 'node-pty';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { packageVersion } from '../../src/cli/version.js';
+import { RESTORE_SEQUENCE } from '../../src/platform/terminal-sequences.js';
+import { AttachServer, attachSocketPath } from '../../src/server/attach-server.js';
+import type { ClientLink } from '../../src/server/client-link.js';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'belltower.js');
+
+let root: string;
+let server: AttachServer | null = null;
+let client: IPty | null = null;
+const attached: ClientLink[] = [];
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'belltower-client-'));
+  attached.length = 0;
+  server = await AttachServer.listen(attachSocketPath(join(root, 'run'), 'proj'), {
+    session: 'proj',
+    version: packageVersion(),
+    logger: () => undefined,
+    attached: (link) => attached.push(link),
+    detached: () => undefined,
+  });
+});
+
+afterEach(async () => {
+  client?.kill('SIGKILL');
+  client = null;
+  await server?.close('killed', 143);
+  server = null;
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** `belltower attach proj` in a pty of its own; what it shows, and how it ended. */
+function startClient(): { shown: () => string; exit: Promise<number> } {
+  let shown = '';
+  const started = pty.spawn(process.execPath, [BIN, 'attach', 'proj'], {
+    cols: 100,
+    rows: 30,
+    name: 'xterm-256color',
+    env: { ...process.env, BELLTOWER_STATE_DIR: root, TERM: 'xterm-256color' } as Record<string, string>,
+  });
+  client = started;
+  started.onData((data) => (shown += data));
+  const exit = new Promise<number>((resolve) => started.onExit(({ exitCode }) => resolve(exitCode)));
+  return { shown: () => shown, exit };
+}
+
+describe('the attach client', () => {
+  it('keeps reading keys while its terminal takes no output, and holds the frames back meanwhile', async () => {
+    startClient();
+    await until(() => attached.length === 1, 'the client to attach');
+    const link = attached[0]!;
+    const typed: string[] = [];
+    link.onInput((data) => typed.push(data));
+    let caughtUp = 0;
+    link.onCaughtUp(() => caughtUp++);
+
+    client!.pause(); // the terminal stops reading (a stalled ssh, a slow terminal)
+    const frame = 'y'.repeat(64 * 1024);
+    for (let i = 0; i < 400 && !link.backedUp; i++) {
+      link.write(frame);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(link.backedUp).toBe(true);
+
+    client!.write('k');
+    await until(() => typed.join('').includes('k'), 'the key, through a client whose terminal is full');
+
+    client!.resume();
+    await until(() => caughtUp > 0 && !link.backedUp, 'the server to see the client catch up');
+  }, 60_000);
+
+  it('puts the terminal back after the last frame, then says how to come back', async () => {
+    const { shown, exit } = startClient();
+    await until(() => attached.length === 1, 'the client to attach');
+    const link = attached[0]!;
+    for (let i = 0; i < 20; i++) link.write(`${'z'.repeat(32 * 1024)}`);
+    link.write('LAST-FRAME');
+    link.close('detached', 0);
+    expect(await exit).toBe(0);
+    const text = shown();
+    const last = text.lastIndexOf('LAST-FRAME');
+    const restored = text.lastIndexOf(RESTORE_SEQUENCE);
+    const line = text.indexOf('[detached from session proj');
+    expect(last).toBeGreaterThan(0);
+    expect(restored).toBeGreaterThan(last);
+    expect(line).toBeGreaterThan(restored);
+  }, 60_000);
+});

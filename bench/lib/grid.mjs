@@ -47,7 +47,9 @@ export function startGrid({ specs, cols, rows, args = [], env = {}, probe = {}, 
   const t0 = performance.now();
   // Every ring a bell; no notification, whatever terminal the benchmark itself runs in (`auto`
   // would pick one from TERM_PROGRAM and the like, which leak in from the environment).
-  const options = ['--session', `bench-${process.pid}-${path.basename(dir)}`, '--bell', 'all', '--notify', 'off'];
+  // Items 1–7 measure the grid in one process (its pid is the one measured); item 8 asks for the
+  // session server with --server.
+  const options = ['--session', `bench-${process.pid}-${path.basename(dir)}`, '--bell', 'all', '--notify', 'off', ...(args.includes('--server') ? [] : ['--no-server'])];
   const term = pty.spawn(process.execPath, [...nodeArgs, BIN, ...options, ...args, ...specs], {
     cols,
     rows,

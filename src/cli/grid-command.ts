@@ -17,7 +17,8 @@ import { launchOrAttach, serverRuns } from './session-commands.js';
 
 export interface GridFlags extends UiFlags {
   config?: string;
-  /** Start (or attach to) the session's detached server instead of running the grid here. */
+  /** false (`--no-server`): the grid in this process, its tiles ending with the terminal; else the
+   * session's detached server is started (or attached to). */
   server?: boolean;
 }
 
@@ -29,8 +30,8 @@ export async function gridCommand(specs: string[], flags: GridFlags, out: Output
     out.error(`belltower: ${wrong.error}`);
     return 2;
   }
-  if (flags.onRing !== undefined && !flags.server && flags.asServer === undefined) {
-    out.error('belltower: --on-ring runs when a tile rings while nobody is attached to a session server: give --server too');
+  if (flags.onRing !== undefined && flags.server === false) {
+    out.error('belltower: --on-ring runs when a tile rings while nobody is attached to the session server, and --no-server runs none: give one of them');
     return 2;
   }
   // This folder's session already runs in a server: attach to it, whatever else was asked.
@@ -55,7 +56,8 @@ export async function gridCommand(specs: string[], flags: GridFlags, out: Output
     if (refused !== null) return refused;
   }
   // The server process started below reads the same command line (and finds the file trusted).
-  if (flags.server && flags.asServer === undefined) return launchOrAttach(specs, flags, out, argv, cwd);
+  // Without a terminal there is nothing to attach: the grid says what to run instead.
+  if (flags.server !== false && flags.asServer === undefined && process.stdin.isTTY && process.stdout.isTTY) return launchOrAttach(specs, flags, out, argv, cwd);
   const requests: TileRequest[] = [...(workspace?.tiles ?? []), ...specs.map((spec) => ({ spec, cwd, fromCommandLine: true }))];
   // With neither, one Claude tile — unless a saved workspace comes back instead, which only the
   // grid can tell once it holds the session.

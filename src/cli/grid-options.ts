@@ -45,6 +45,8 @@ interface GridOption {
   repeatable?: boolean;
   /** Which commands take it. */
   on: readonly Target[];
+  /** Taken, not listed in --help. */
+  hidden?: boolean;
 }
 
 const BOTH: readonly Target[] = ['grid', 'demo'];
@@ -65,13 +67,15 @@ const GRID_OPTIONS: readonly GridOption[] = [
   { flags: '--restore', description: "bring back this session's last workspace without asking (its tiles, their conversations, the grid)", on: GRID_ONLY },
   { flags: '--fresh', description: "start without the session's last workspace, even after a crash (it is replaced by this one)", on: GRID_ONLY },
   {
-    flags: '--server',
-    description: 'run the tiles in a session server that outlives this terminal: d detaches, belltower attach comes back (attaches when the session already runs)',
+    flags: '--no-server',
+    description: 'run the grid in this process, its tiles ending with this terminal (default: in a session server that outlives it: d detaches, belltower attach comes back)',
     on: GRID_ONLY,
   },
+  // The default since sessions outlive their terminal; still taken, for scripts that say it.
+  { flags: '--server', description: 'run the tiles in a session server (the default)', on: GRID_ONLY, hidden: true },
   {
     flags: '--on-ring <command>',
-    description: 'with --server: a shell command run when a tile rings while no client is attached (BELLTOWER_TILE, _NAME, _STATE, _MESSAGE, … in its environment)',
+    description: 'a shell command run when a tile rings while no client is attached to the session (BELLTOWER_TILE, _NAME, _STATE, _MESSAGE, … in its environment)',
     on: GRID_ONLY,
   },
   { flags: '--exit-with-last-tile', description: 'quit when every tile has exited', on: BOTH },
@@ -97,6 +101,7 @@ export function addGridOptions(command: Command, target: Target): Command {
   for (const spec of GRID_OPTIONS) {
     if (!spec.on.includes(target)) continue;
     const option = new Option(spec.flags, typeof spec.description === 'function' ? spec.description(target) : spec.description);
+    if (spec.hidden) option.hideHelp();
     command.addOption(spec.repeatable ? option.argParser(collect) : option);
   }
   // How `--server` starts the session's server process; not for people.

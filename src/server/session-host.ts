@@ -221,11 +221,14 @@ export async function hostSession(options: HostOptions): Promise<number> {
     resolveDone(ending);
   };
   const onSignal = (signal: EndingSignal) => finish(signal, signal);
+  /** What a crash said, for the clients too: a server's own stderr is no one's terminal. */
+  let crashed: string | undefined;
   const onCrash = (error: unknown) => {
     log('error', 'crashed', { stack: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     if (finishing) return;
     restoreScreen();
-    options.say(`belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`);
+    crashed = `belltower: crashed (${error instanceof Error ? error.message : String(error)}); the details are in ${logPath}`;
+    options.say(crashed);
     finish('crash', 'crash');
   };
   // A server has no terminal to lose: a hang-up is no reason to end the tiles.
@@ -369,12 +372,15 @@ export async function hostSession(options: HostOptions): Promise<number> {
   } finally {
     if (timer) clearTimeout(timer);
     restoreScreen();
+    // Before the clients are let go: what they were drawn with is in the log once they have ended.
+    if (app || clients) log('info', 'ui painted', { ...(app ? app.stats : {}), ...(rowCacheStats ? { inkRows: rowCacheStats() } : {}) });
     ringCommand?.close();
     await tiles.stop();
     await control.close();
     if (clients) {
       const status = ending === 'crash' ? EXIT.failure : exitStatus(ending, tiles.ends());
-      await clients.close(ending === null ? 'quit' : 'killed', status);
+      if (crashed) await clients.close('ended', status, crashed);
+      else await clients.close(ending === null ? 'quit' : 'killed', status);
     }
     process.off('SIGHUP', ignoreHangUp);
     for (const signal of signals) process.off(signal, onSignal);
@@ -384,7 +390,6 @@ export async function hostSession(options: HostOptions): Promise<number> {
     for (const listener of outerRejection) process.on('unhandledRejection', listener);
     if (!serving) process.stdout.off('error', onStdoutError);
     removeExitHook();
-    if (app) log('info', 'ui painted', { ...app.stats, ...(rowCacheStats ? { inkRows: rowCacheStats() } : {}) });
     if (saver) log('info', 'workspace state', { file: options.stateFile, ...saver.stats });
   }
   // The table in the README: a crash is 1; a signal 128 + its number; else how the tiles ended.

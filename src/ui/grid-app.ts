@@ -333,7 +333,7 @@ export class GridApp {
         return this.options.onQuit();
       case 'detach':
         if (this.options.onDetach) return this.options.onDetach();
-        return this.say('d detaches from a session server: start belltower with --server to keep the tiles running without this terminal');
+        return this.say('d detaches from a session server: this grid runs with --no-server, so its tiles end with this terminal');
       case 'add':
         return void this.settle(view.addTile?.(effect.spec, { cwd: effect.cwd, ...(effect.name ? { name: effect.name } : {}) }), (info) => {
           const index = view.tileInfos().findIndex((t) => t.id === info.id);

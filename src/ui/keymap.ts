@@ -70,7 +70,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['L'], show: 'L', help: 'layout: auto (rows when tiles get small), grid, rows', action: () => ({ type: 'layout' }) },
   { keys: ['H'], show: 'H', help: 'hide idle tiles, and show them again', action: () => ({ type: 'hide-idle' }) },
   { keys: ['?'], show: '?', help: 'this list of keys', action: () => ({ type: 'help' }) },
-  { keys: ['d'], show: 'd', help: 'detach: leave, every tile keeps running (with --server; belltower attach comes back)', action: () => ({ type: 'detach' }) },
+  { keys: ['d'], show: 'd', help: 'detach: leave, every tile keeps running (belltower attach comes back)', action: () => ({ type: 'detach' }) },
   { keys: ['q', 'ctrl-c'], show: 'q', help: 'quit (asks first while an agent is working or blocked)', action: () => ({ type: 'quit' }) },
 ];
 

@@ -246,7 +246,7 @@ ${tiles.join('\n')}
   // "bell": "all",          // all | background (not for the tile in front of you) | off
   // "notify": "auto",       // auto | osc9 | osc777 | osc99 | off
   // "escapeKey": "ctrl-\\\\", // the key that leaves a focused tile
-  // "onRing": "curl -s -d \\"$BELLTOWER_NAME $BELLTOWER_STATE\\" ntfy.sh/my-topic", // with --server, nobody attached
+  // "onRing": "curl -s -d \\"$BELLTOWER_NAME $BELLTOWER_STATE\\" ntfy.sh/my-topic", // a ring while nobody is attached
   // "timing": { "conflictWindowMs": 750 },
 }
 `;

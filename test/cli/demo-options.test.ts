@@ -22,7 +22,7 @@ function capture() {
 
 const demoOf = (program: Command) => program.commands.find((c) => c.name() === 'demo')!;
 /** What only the grid of a workspace takes: a file, a saved workspace, hooks, remote tiles, a session server. */
-const GRID_ONLY = ['--config', '--restore', '--fresh', '--no-hooks', '--remote-hooks', '--server', '--on-ring', '--as-server'];
+const GRID_ONLY = ['--config', '--restore', '--fresh', '--no-hooks', '--remote-hooks', '--server', '--no-server', '--on-ring', '--as-server'];
 
 describe('belltower demo takes the grid options', () => {
   it('every grid option but the workspace ones, in the same words', () => {

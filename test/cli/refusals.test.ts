@@ -109,10 +109,10 @@ describe('refusals are one line and exit 2', () => {
     }
   });
 
-  it('--on-ring without --server (nobody is ever away from an in-process grid); attach with no session running', async () => {
-    const onRing = await belltower(['--on-ring', 'true', 'bash']);
+  it('--on-ring with --no-server (nobody is ever away from an in-process grid); attach with no session running', async () => {
+    const onRing = await belltower(['--no-server', '--on-ring', 'true', 'bash']);
     expect(onRing.code).toBe(2);
-    expectOneLine(onRing, /^belltower: --on-ring runs when a tile rings while nobody is attached to a session server: give --server too/);
+    expectOneLine(onRing, /^belltower: --on-ring runs when a tile rings while nobody is attached to the session server, and --no-server runs none: give one of them/);
     const attach = await belltower(['attach', 'nothing-here']);
     expect(attach.code).toBe(2);
     expectOneLine(attach, /^belltower: no session "nothing-here" is running \(belltower sessions lists those that are\)/);

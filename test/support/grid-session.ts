@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { Tmux } from './tmux.js';
+import { endServers } from './session-servers.js';
 import { shellQuote as q } from './shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -20,6 +21,8 @@ const folders: string[] = [];
 /** Close every window and remove every folder the tests opened (call it after each test). */
 export function closeAll(): void {
   for (const t of opened.splice(0)) t.close();
+  // A session server outlives its window by design: end the ones these tests started.
+  endServers(folders.flatMap((f) => [f, join(f, 'state')]));
   // A belltower ended by the window's close may still be ending its tiles and saving its state
   // into the folder for seconds under load: what cannot go now goes once it has finished.
   for (const f of folders.splice(0)) {

@@ -169,7 +169,8 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     const crash = join(dir0, 'crash.mjs');
     // A real uncaught exception inside the running UI, from a module loaded before belltower.
     writeFileSync(crash, `setTimeout(() => { throw new Error('deliberate crash for the test'); }, 1500);\n`);
-    const { tmux, dir } = start([simSpec('a', 'work:600')], { cols: 100, rows: 30 }, ['--import', crash]);
+    // The one-process grid (a session server's crash: server-detach-tmux.test.ts).
+    const { tmux, dir } = start(['--no-server', simSpec('a', 'work:600')], { cols: 100, rows: 30 }, ['--import', crash]);
     expect(await exited(tmux, dir)).toBe(1);
     expect(tmux.show('#{alternate_on}')).toBe('0');
     expect(tmux.show('#{cursor_flag}')).toBe('1');

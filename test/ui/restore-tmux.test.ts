@@ -118,14 +118,14 @@ describe.skipIf(missing !== null)('restore in a real terminal (tmux)', () => {
     for (const n of [2, 3]) expect(readFileSync(join(dir, `stderr${n}`), 'utf8')).toBe('');
   }, 120_000);
 
-  it('a second belltower on the same session is refused before it reads or writes the state', async () => {
+  it('a second belltower on the same session is refused before it reads or writes the state (--no-server: one process holds it)', async () => {
     const dir = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-restore-lock-')));
     const state = join(dir, 'state');
     const file = join(state, 'workspaces', 'locked.json');
     const env: Record<string, string | undefined> = { ...process.env, CI: undefined, BELLTOWER_STATE_DIR: state, NO_COLOR: undefined };
     for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') env[name] = undefined;
     const window = (n: number) =>
-      new Tmux({ cols: 100, rows: 30, command: `${q(process.execPath)} ${q(bin)} --session locked ${q(`printf "run ${n}\\n"`)} 2> ${dir}/stderr${n}; echo "EXIT=$?" > ${dir}/exit${n}; sleep 600`, env, cwd: dir });
+      new Tmux({ cols: 100, rows: 30, command: `${q(process.execPath)} ${q(bin)} --no-server --session locked ${q(`printf "run ${n}\\n"`)} 2> ${dir}/stderr${n}; echo "EXIT=$?" > ${dir}/exit${n}; sleep 600`, env, cwd: dir });
     const first = window(1);
     opened.push(first);
     await first.waitFor('the first grid', (s) => s.includes('run 1'));
@@ -144,13 +144,13 @@ describe.skipIf(missing !== null)('restore in a real terminal (tmux)', () => {
     await first.until('the first to end', () => existsSync(join(dir, 'exit1')));
   }, 60_000);
 
-  it('a terminal that closes (SIGHUP) saves the workspace saying so, and the next start offers it', async () => {
+  it('with --no-server, a terminal that closes (SIGHUP) saves the workspace saying so, and the next start offers it', async () => {
     const dir = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-restore-hup-')));
     const state = join(dir, 'state');
     const file = join(state, 'workspaces', 'hup.json');
     const env: Record<string, string | undefined> = { ...process.env, CI: undefined, BELLTOWER_STATE_DIR: state, NO_COLOR: undefined, BELLTOWER_CLAUDE_BIN: '/nonexistent/claude' };
     for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') env[name] = undefined;
-    const run = (n: number, args: string) => `${q(process.execPath)} ${q(bin)} --session hup ${args} 2> ${dir}/stderr${n}; echo "EXIT=$?" > ${dir}/exit${n}`;
+    const run = (n: number, args: string) => `${q(process.execPath)} ${q(bin)} --no-server --session hup ${args} 2> ${dir}/stderr${n}; echo "EXIT=$?" > ${dir}/exit${n}`;
     const tmux = new Tmux({ cols: 100, rows: 30, command: [run(1, q('printf "before the hangup\\n"')), run(2, ''), 'sleep 600'].join('\n'), env, cwd: dir });
     opened.push(tmux);
     await tmux.waitFor('the grid', (s) => s.includes('before the hangup'));

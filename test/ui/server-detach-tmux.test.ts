@@ -16,6 +16,7 @@ import { sessionFromFolder } from '../../src/cli/session-name.js';
 import { processRuns } from '../../src/platform/processes.js';
 import { closeAll, keepFolder } from '../support/grid-session.js';
 import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { awaitEnded, endServers, serverPids } from '../support/session-servers.js';
 import { shellQuote as q } from '../support/shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -25,29 +26,13 @@ const missing = tmuxMissing();
 const opened: Tmux[] = [];
 const stateDirs: string[] = [];
 
-/** The pids of the session servers still running under a state folder. */
-function serverPids(state: string): number[] {
-  const dir = join(state, 'run', 'attach');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { pid: number }).pid)
-    .filter((pid) => alive(pid));
-}
-
 /** Running, not a zombie (an ended process not yet collected still answers kill 0). */
 const alive = (pid: number) => processRuns(pid);
 
 afterEach(async () => {
   for (const t of opened.splice(0)) t.close();
   // A detached server outlives its windows by design: end it, and wait so its folder can go.
-  for (const state of stateDirs.splice(0)) {
-    const pids = serverPids(state);
-    for (const pid of pids) process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + 15_000;
-    while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
-  }
+  await awaitEnded(endServers(stateDirs.splice(0)));
   closeAll();
 });
 
@@ -311,6 +296,19 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     expect(Object.keys(states(s))).toEqual(['bash']);
     // And the one that lost said nothing about it: it simply attached.
     expect(readFileSync(join(s.work, 'stderr-1'), 'utf8') + readFileSync(join(s.work, 'stderr-2'), 'utf8')).toBe('');
+  }, 120_000);
+
+  it('a server that crashes tells its client why in one line, and where the details are', async () => {
+    const s = session();
+    // Only the server crashes (the launcher, which becomes its client, reads the same NODE_OPTIONS).
+    const crash = join(s.work, 'crash.mjs');
+    writeFileSync(crash, `if (process.argv.includes('--as-server')) setTimeout(() => { throw new Error('deliberate crash for the test'); }, 4000);\n`);
+    s.env.NODE_OPTIONS = `--import ${crash}`;
+    const first = s.window(1, ['--server', 'sleep 600'], { cols: 100, rows: 30 });
+    await first.until('the client to exit', () => s.exitOf(1) !== null, 60_000);
+    expect(s.exitOf(1)).toBe(1);
+    expect(readFileSync(join(s.work, 'stderr-1'), 'utf8')).toMatch(/crashed \(deliberate crash for the test\); the details are in .*belltower\.log/);
+    expect(first.show('#{alternate_on}')).toBe('0');
   }, 120_000);
 
   it('a server killed with kill -9 is found stale, and the next start offers restore', async () => {

@@ -42,7 +42,8 @@ describe.skipIf(tmuxMissing() !== null || !hasBash)('shells and commands in the 
   it('a bash tile: at rest → working → done with one bell; a failing long command → failed with its code; a short one → no bell', async () => {
     // A throwaway HOME: no rc file of whoever runs the tests. Long commands are those over 1 s here.
     const home = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-shell-home-')));
-    const { tmux, dir } = start(['bash', 'sh -c "sleep 1; exit 3"', '--timing', 'longCommandMs=1000', '--quiet-period', '0', '--session', 'shells'], { cols: 140, rows: 40 }, [], {
+    // One process (--no-server): its tiles end with the terminal's SIGHUP, as checked below.
+    const { tmux, dir } = start(['--no-server', 'bash', 'sh -c "sleep 1; exit 3"', '--timing', 'longCommandMs=1000', '--quiet-period', '0', '--session', 'shells'], { cols: 140, rows: 40 }, [], {
       env: { HOME: home, SHELL: '/bin/bash', PS1: '$ ' },
     });
     // The command tile works from its start, then fails with its code, and rings.

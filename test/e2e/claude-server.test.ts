@@ -117,7 +117,7 @@ describe('a session server with the real Claude Code (tmux)', () => {
     });
 
     const onRing = 'printf "%s|%s|%s|%s\\n" "$BELLTOWER_TILE" "$BELLTOWER_NAME" "$BELLTOWER_STATE" "$BELLTOWER_MESSAGE" >> rang.txt';
-    const first = window(1, ['--server', '--on-ring', onRing, 'claude', 'bash', 'sh job.sh'], { cols: 150, rows: 40 });
+    const first = window(1, ['--on-ring', onRing, 'claude', 'bash', 'sh job.sh'], { cols: 150, rows: 40 });
     await first.waitFor('three tiles at rest', (s) => stateOf(s, 1, 'claude') === 'idle' && stateOf(s, 2, 'bash') === 'idle' && s.includes('JOB-RUNNING'), 60_000);
     const serverPid = (JSON.parse(readFileSync(join(state, 'run', 'attach', `${session}.json`), 'utf8')) as { pid: number }).pid;
     const tilePids = childrenOf(serverPid);

@@ -109,7 +109,7 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     const s = session();
     writeFileSync(join(s.work, 'job.sh'), 'echo $$ > job.pid\nwhile [ ! -f go ]; do sleep 0.1; done\necho JOB-FINISHED\n');
     const onRing = 'echo "$BELLTOWER_TILE $BELLTOWER_NAME $BELLTOWER_STATE $BELLTOWER_SESSION" >> rang.txt';
-    const first = s.window(1, ['--server', '--on-ring', onRing, 'sh job.sh', 'bash'], { cols: 140, rows: 36 });
+    const first = s.window(1, ['--on-ring', onRing, 'sh job.sh', 'bash'], { cols: 140, rows: 36 });
     await first.waitFor('both tiles', (screen) => stateOf(screen, 1, 'sh') === 'working' && stateOf(screen, 2, 'bash') === 'idle', 30_000);
     await first.until('the job to write its pid', () => existsSync(join(s.work, 'job.pid')));
     const jobPid = Number(readFileSync(join(s.work, 'job.pid'), 'utf8'));
@@ -177,7 +177,7 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
   it('two clients both ring; closing a client window leaves the server; kill-session ends it', async () => {
     const s = session();
     writeFileSync(join(s.work, 'job.sh'), 'while [ ! -f go ]; do sleep 0.1; done\necho JOB-FINISHED\n');
-    const first = s.window(1, ['--server', '--on-ring', 'touch rang.txt', 'sh job.sh'], { cols: 120, rows: 30 });
+    const first = s.window(1, ['--on-ring', 'touch rang.txt', 'sh job.sh'], { cols: 120, rows: 30 });
     await first.waitFor('the tile', (screen) => stateOf(screen, 1, 'sh') === 'working', 30_000);
     // `belltower` in the folder of a running session attaches to it; a SPEC given joins it.
     const second = s.window(2, ['bash'], { cols: 80, rows: 24 });
@@ -227,7 +227,7 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
 
   it('a phone over ssh (45×20, then 60×30): one tile large and the others as rows, driven with plain keys', async () => {
     const s = session();
-    const first = s.window(1, ['--server', 'bash', 'sh -c "echo LONG-JOB; exec sleep 600"', 'printf FINISHED-JOB'], { cols: 140, rows: 36 });
+    const first = s.window(1, ['bash', 'sh -c "echo LONG-JOB; exec sleep 600"', 'printf FINISHED-JOB'], { cols: 140, rows: 36 });
     await first.waitFor('three tiles', (screen) => stateOf(screen, 3, 'printf') === 'done' && stateOf(screen, 1, 'bash') === 'idle', 30_000);
     first.keys('d');
     await first.until('detached', () => s.exitOf(1) !== null);
@@ -260,7 +260,7 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
 
   it("a tile's pty takes the size that the grid of the client last typed in gives it", async () => {
     const s = session();
-    const wide = s.window(1, ['--server', 'bash'], { cols: 150, rows: 40 });
+    const wide = s.window(1, ['bash'], { cols: 150, rows: 40 });
     await wide.waitFor('the tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
     const narrow = s.window(2, ['attach'], { cols: 70, rows: 22 });
     await narrow.waitFor('the second client', (screen) => stateOf(screen, 1, 'bash') === 'idle');
@@ -284,9 +284,9 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     expect(inNarrow.cols).toBeLessThan(70);
   }, 120_000);
 
-  it('two belltower --server started at once in one folder end on one server, both attached', async () => {
+  it('two belltower started at once in one folder (one saying --server, the default) end on one server, both attached', async () => {
     const s = session();
-    const one = s.window(1, ['--server', 'bash'], { cols: 100, rows: 30 });
+    const one = s.window(1, ['bash'], { cols: 100, rows: 30 });
     const two = s.window(2, ['--server', 'bash'], { cols: 100, rows: 30 });
     await one.waitFor('the first client', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
     await two.waitFor('the second client', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
@@ -304,7 +304,7 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     const crash = join(s.work, 'crash.mjs');
     writeFileSync(crash, `if (process.argv.includes('--as-server')) setTimeout(() => { throw new Error('deliberate crash for the test'); }, 4000);\n`);
     s.env.NODE_OPTIONS = `--import ${crash}`;
-    const first = s.window(1, ['--server', 'sleep 600'], { cols: 100, rows: 30 });
+    const first = s.window(1, ['sleep 600'], { cols: 100, rows: 30 });
     await first.until('the client to exit', () => s.exitOf(1) !== null, 60_000);
     expect(s.exitOf(1)).toBe(1);
     expect(readFileSync(join(s.work, 'stderr-1'), 'utf8')).toMatch(/crashed \(deliberate crash for the test\); the details are in .*belltower\.log/);
@@ -313,7 +313,7 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
 
   it('a server killed with kill -9 is found stale, and the next start offers restore', async () => {
     const s = session();
-    const first = s.window(1, ['--server', 'bash'], { cols: 120, rows: 30 });
+    const first = s.window(1, ['bash'], { cols: 120, rows: 30 });
     await first.waitFor('the tile', (screen) => stateOf(screen, 1, 'bash') === 'idle', 30_000);
     // A restore needs what the server saved: killed before its first save, there is nothing to offer.
     const saved = join(s.state, 'workspaces', `${s.session}.json`);
@@ -325,7 +325,7 @@ describe.skipIf(missing !== null || process.platform !== 'linux')('detach and at
     expect(readFileSync(join(s.work, 'stderr-1'), 'utf8')).toContain('went away');
     expect(first.show('#{alternate_on}')).toBe('0');
 
-    const again = s.window(2, ['--server'], { cols: 120, rows: 30 });
+    const again = s.window(2, [], { cols: 120, rows: 30 });
     await again.waitFor('the restore question', (screen) => /Restore 1 tile/.test(screen), 20_000);
     again.keys('y', 'Enter');
     await again.waitFor('the restored tile', (screen) => {

@@ -15,6 +15,7 @@ import { socketPath } from '../control/socket-path.js';
 import { EXIT, exitStatus } from '../platform/exit-codes.js';
 import type { EndingSignal } from '../platform/exit-codes.js';
 import { fileLogger } from '../platform/file-logger.js';
+import { MOUSE_ON } from '../platform/terminal-sequences.js';
 import type { Logger } from '../platform/logger.js';
 import type { BelltowerDirs } from '../platform/state-dir.js';
 import { tmuxClientFeatures } from '../platform/tmux-features.js';
@@ -341,7 +342,12 @@ export async function hostSession(options: HostOptions): Promise<number> {
           logger: log,
           view: tiles,
           earlier: earlyRings,
-          makeApp: (link, detach) => makeApp(link, { ...link.hello.env }, detach, link.hello.options),
+          makeApp: (link, detach) => {
+            // The client entered its terminal's modes as it attached; mouse reports are the
+            // session's choice (--mouse), and its restore turns them off again.
+            if (options.mouse) link.write(MOUSE_ON);
+            return makeApp(link, { ...link.hello.env }, detach, link.hello.options);
+          },
           changed: () => {
             saver?.changed();
             endIfDone();

@@ -60,6 +60,8 @@ describe.skipIf(missing !== null)('copy mode in a real terminal (tmux)', () => {
     const { tmux, dir } = start([lines, '--mouse', '--session', 'copy-mouse'], { cols: 100, rows: 30 });
     tmux.tmux('set-option', '-g', 'set-clipboard', 'on');
     await tmux.waitFor('the output', (s) => s.includes('line-40'));
+    // The terminal was asked for mouse reports (SGR), by the session's server through its client.
+    await tmux.until('mouse reports on', () => tmux.show('#{mouse_sgr_flag}') === '1');
     tmux.keys('[', 'g');
     await tmux.waitFor('the oldest line on top', (s) => s.split('\n')[1]?.startsWith('┃line-1 ') === true);
     // The body starts at the second column of the second line: line-3 is on the fourth (SGR

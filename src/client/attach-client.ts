@@ -4,6 +4,7 @@
  * React nor xterm. The terminal is put back (main screen, cursor, modes, cooked input) on every
  * way out: an exit from the server, a detach, the server going away, a signal.
  */
+import { writeSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import type { Socket } from 'node:net';
 import type { ReadStream, WriteStream } from 'node:tty';
@@ -61,35 +62,43 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
   // Node writes to a terminal synchronously on POSIX; a relay that blocks on a large frame reads no
   // keys meanwhile. Queued writes keep the keys flowing, and pausing the socket while the terminal
   // is behind holds the server's frames back (it draws the next one when this catches up).
+  // A tty.WriteStream has its fd (the typings give it only to process.stdout's).
+  const terminalFd = (stdout as unknown as { fd?: number }).fd ?? 1;
   const blocking = (on: boolean) => (stdout as unknown as { _handle?: { setBlocking?(on: boolean): void } })._handle?.setBlocking?.(on);
   return new Promise((resolve) => {
     const decoder = new WireDecoder('server');
     let entered = false;
     let finished = false;
     let held = false;
+    const caughtUp = () => {
+      held = false;
+      if (!finished) socket.resume();
+    };
     const write = (data: string | Buffer) => {
       try {
         if (stdout.write(data) || held) return;
         held = true;
         socket.pause();
-        stdout.once('drain', () => {
-          held = false;
-          if (!finished) socket.resume();
-        });
+        stdout.once('drain', caughtUp);
       } catch {
         // the terminal is gone
       }
     };
-    /** Put the terminal back at once (the process is exiting). */
+    /** The terminal back now, past whatever is still queued for it (the process is exiting, or the
+     * terminal took nothing more for too long): a blocking write straight to it. */
     const restoreNow = () => {
       if (!entered) return;
       entered = false;
       blocking(true);
       try {
-        stdout.write(RESTORE_SEQUENCE);
-        stdin.setRawMode(false);
+        writeSync(terminalFd, RESTORE_SEQUENCE);
       } catch {
         // the terminal is gone (SIGHUP)
+      }
+      try {
+        stdin.setRawMode(false);
+      } catch {
+        // the terminal is gone
       }
     };
     const finish = (status: number, line?: string, news = false) => {
@@ -98,27 +107,33 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
       stdin.off('data', onKeys);
       stdin.pause();
       stdout.off('resize', onResize);
-      for (const [signal, handler] of signalHandlers) process.off(signal, handler);
-      process.off('exit', restoreNow);
       socket.destroy();
+      // The signal handlers and the exit hook stay until the terminal is back: a Ctrl-C or a kill
+      // while the last frames go out must not leave it on the grid's screen.
       const done = () => {
+        for (const [signal, handler] of signalHandlers) process.off(signal, handler);
+        process.off('exit', restoreNow);
+        stdout.off('drain', caughtUp);
         stdout.off('error', onTerminalGone);
+        if (entered) {
+          entered = false;
+          try {
+            stdin.setRawMode(false);
+          } catch {
+            // the terminal is gone (SIGHUP)
+          }
+        }
         blocking(true);
         if (line) (news ? options.tell : options.say)(line);
         resolve({ kind: 'ended', status });
       };
       if (!entered) return done();
-      entered = false;
-      try {
-        stdin.setRawMode(false);
-      } catch {
-        // the terminal is gone (SIGHUP)
-      }
-      // The terminal is put back after every frame before it, in order; a terminal that takes
-      // nothing more (gone, or stalled) is not waited for long.
+      // The terminal is put back after every frame before it, in order; one that takes nothing
+      // more (gone, or stalled) is not waited for long, and is put back past the queue.
       let over = false;
       const giveUp = setTimeout(() => {
         over = true;
+        restoreNow();
         done();
       }, 2000);
       const flushed = () => {

@@ -54,7 +54,8 @@ export class ClientLink implements TerminalPort {
   }
 
   get backedUp(): boolean {
-    return this.socket.writableLength > HOLD_FRAMES_BYTES;
+    // Held only while a 'drain' is owed, so the held frame is always painted in the end.
+    return this.socket.writableNeedDrain && this.socket.writableLength > HOLD_FRAMES_BYTES;
   }
 
   onCaughtUp(listener: () => void): () => void {

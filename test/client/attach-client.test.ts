@@ -98,6 +98,8 @@ describe('the attach client', () => {
     link.write('LAST-FRAME');
     link.close('detached', 0);
     expect(await exit).toBe(0);
+    // node-pty may report the exit before it has read the last of the output.
+    await until(() => shown().includes('[detached from session proj'), 'the last of the output');
     const text = shown();
     const last = text.lastIndexOf('LAST-FRAME');
     const restored = text.lastIndexOf(RESTORE_SEQUENCE);

@@ -9,18 +9,21 @@ import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Tmux, tmuxMissing } from '../support/tmux.js';
+import { awaitEnded, endServers } from '../support/session-servers.js';
 import { shellQuote as q } from '../support/shell-quote.js';
 
 const repo = join(import.meta.dirname, '..', '..');
-const opened: (() => void)[] = [];
-afterEach(() => {
-  for (const close of opened.splice(0)) close();
+const opened: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
 });
 
 describe.skipIf(tmuxMissing() !== null)('colour depth inside tmux (tmux)', () => {
   it("a tile's RGB colour reaches a truecolor terminal as RGB, and the tile hears COLORTERM=truecolor", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'belltower-truecolor-'));
+    // Last: the session server (it outlives the window by design), then the folder.
     opened.push(() => rmSync(dir, { recursive: true, force: true }));
+    opened.push(() => awaitEnded(endServers([join(dir, 'state')])));
     const tile = `sh -c 'printf "CT=%s \\033[38;2;1;2;3mRGB\\033[0m\\n" "$COLORTERM"; exec sleep 600'`;
     // belltower starts once the client is attached, as when a user runs it in their tmux.
     const command = [

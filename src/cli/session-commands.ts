@@ -1,5 +1,5 @@
 /**
- * Sessions that outlive the terminal: `belltower --server` (start this folder's session as a
+ * Sessions that outlive the terminal: `belltower` (start this folder's session as a
  * detached server, or attach to it when it runs), `attach`, `sessions`, `kill-session`.
  */
 import { spawn } from 'node:child_process';
@@ -45,7 +45,7 @@ export async function serverRuns(flags: { session?: string }, cwd: string): Prom
 }
 
 /**
- * `belltower --server [SPEC...]`: attach to this folder's session when its server runs (the SPECs
+ * `belltower [SPEC...]`: attach to this folder's session when its server runs (the SPECs
  * join it as new tiles); else ask
  * the restore question here, start the server detached (its own session, no terminal, its output
  * to the log), and attach to it. Two started at once end on one server: the loser's server finds
@@ -196,7 +196,7 @@ export async function sessionsCommand(flags: { json?: boolean }, out: Output, no
     return EXIT.ok;
   }
   if (rows.length === 0) {
-    out.line('no session is running (belltower --server starts one)');
+    out.line('no session is running (belltower starts one)');
     return EXIT.ok;
   }
   for (const row of rows) {

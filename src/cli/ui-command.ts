@@ -26,7 +26,7 @@ export interface UiFlags extends CommonRunFlags, GridDisplayFlags {
   restore?: boolean;
   /** Ignore the saved workspace (it is replaced by this one's). */
   fresh?: boolean;
-  /** Run as this session's detached server (started by `belltower --server`): no terminal of its
+  /** Run as this session's detached server (started by `belltower`): no terminal of its
    * own, a grid for each client that attaches; the value is the first client's size, COLSxROWS. */
   asServer?: string;
 }

@@ -147,7 +147,7 @@ export class ControlServer {
     const tiles = target.tileInfos();
     if (request.op === 'ls') return reply({ v, id, ok: true, tiles });
     if (request.op === 'detach') {
-      if (!this.session) return reply({ v, id, ok: false, error: 'this belltower is not a session server, so nothing can detach from it (start it with belltower --server)' });
+      if (!this.session) return reply({ v, id, ok: false, error: 'this belltower is not a session server, so nothing can detach from it (it runs with --no-server)' });
       return reply({ v, id, ok: true, detached: this.session.detach(request.all) });
     }
     if (request.op === 'add') {

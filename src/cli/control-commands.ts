@@ -11,8 +11,8 @@ import { whyNote } from '../verdict/why-log.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { readDuration } from './duration.js';
 import type { Output } from './output.js';
-import { GitError } from '../worktree/git-command.js';
-import { diffText } from '../worktree/worktree-changes.js';
+import { changesProblem, diffText } from '../worktree/worktree-changes.js';
+import { changesLabel } from '../ui/header.js';
 
 export const TIMEOUT_EXIT = 124;
 
@@ -43,6 +43,8 @@ export async function lsCommand(flags: { json?: boolean; session?: string }, out
     // What the tile runs without (remote hooks off: `AllowTcpForwarding no`), as the README promises.
     if (tile.notice) out.line(`    note: ${printable(tile.notice)}`);
     if (tile.worktree) out.line(`    worktree: ${printable(tile.worktree.branch)} from ${printable(tile.worktree.baseName)} (${tile.worktree.base.slice(0, 10)}), in ${printable(tile.worktree.path)}`);
+    const changes = changesLabel(tile);
+    if (changes) out.line(`    changes: ${printable(changes)} (against ${tile.worktree ? 'its base' : 'HEAD'})`);
     // What a blocked tile asks, and the options `belltower answer` can pick, under it.
     if (tile.request) {
       const options = tile.request.options.map((o) => `${o.key} ${o.label}`).join(' · ');
@@ -278,10 +280,8 @@ export async function diffCommand(tile: string, flags: { session?: string; color
     if (text !== '') out.line(text.replace(/\n$/, ''));
     return 0;
   } catch (error) {
-    if (error instanceof GitError) {
-      if (error.reason === 'failed' && /not a git repository/i.test(error.stderr)) return fail(out, `tile ${reply.tile.id}'s folder ${cwd} is not in a git repository: there is nothing to diff`);
-      return fail(out, `tile ${reply.tile.id}: ${error.message}`);
-    }
-    throw error;
+    const problem = changesProblem(error, `tile ${reply.tile.id}`, cwd);
+    if (problem === null) throw error;
+    return fail(out, problem);
   }
 }

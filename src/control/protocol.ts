@@ -85,6 +85,10 @@ export interface TileInfo {
   /** The git worktree belltower made for it: its branch, the commit it branched from (what its
    * changes are counted against) and the repository it came from. */
   worktree?: { path: string; branch: string; base: string; baseName: string; repository: string };
+  /** What its folder changed against that base (else its folder against HEAD), as git counts it:
+   * the branch checked out (null: detached), lines added and removed, files. Absent: not counted
+   * (not a repository, a remote tile, not yet). */
+  changes?: { branch: string | null; added: number; removed: number; files: number };
   /** The agent's own words for its state: the command it asks to approve, its last answer, its
    * error (from hooks, OSC 7501 `msg`, notify). Free text from the agent: show it escaped. */
   says?: string;

@@ -12,6 +12,7 @@ import { remoteFolder } from './derived/folder.js';
 import { pendingRequest } from './pending-request.js';
 import type { TileEnd } from './tile-end.js';
 import type { Worktree } from '../worktree/worktree-create.js';
+import type { ChangesSummary } from './tile-changes.js';
 
 /** What the info is read from: the tile's own facts and the parts it is made of (only what is read here). */
 export interface TileParts {
@@ -32,6 +33,8 @@ export interface TileParts {
   link: { readonly notice: string | undefined; remoteHooksState(exited: boolean): 'connecting' | 'on' | 'off' };
   exit: { readonly hasExited: boolean; readonly ended: TileEnd | undefined };
   input: { readonly pending: boolean };
+  /** What its folder changed (tile-changes.ts), once counted. */
+  changes: ChangesSummary | undefined;
   /** Read only when the tile is blocked (to see what its dialog offers). */
   screen: { readonly rows: number; rowText(y: number): string };
 }
@@ -66,6 +69,7 @@ export function tileInfo(tile: TileParts): TileInfo {
     // own folder, where the local ssh runs, is not the agent's: issue 28).
     ...(remote ? (remoteCwd ? { cwd: remoteCwd } : {}) : { cwd: tile.cwd }),
     ...(tile.worktree ? { worktree: { ...tile.worktree } } : {}),
+    ...(tile.changes ? { changes: { ...tile.changes } } : {}),
     ...(says ? { says } : {}),
     ...(v.state === 'blocked' ? { request: pendingRequest(tile.id, v.since, derived.words.blocked, rows(), v.kind) } : {}),
     ...(end ? { exit: { code: end.code, signal: end.signal, ...(end.error ? { error: end.error } : {}), closed: end.closed } } : {}),

@@ -8,6 +8,7 @@ import type { RestoredVerdict } from '../verdict/state.js';
 import type { Timing } from '../verdict/timing.js';
 import type { Worktree } from '../worktree/worktree-create.js';
 import type { TileEnd } from './tile-end.js';
+import type { ChangesCounter } from './tile-changes.js';
 
 export interface TileSetup {
   id: number;
@@ -51,6 +52,8 @@ export interface TileSetup {
   restored?: RestoredTile;
   /** A remote Claude gets belltower's hooks over its ssh connection (`--remote-hooks`). */
   remoteHooks?: boolean;
+  /** Counts its folder's changes for its header (tile-changes.ts); absent: none counted. */
+  changes?: ChangesCounter;
 }
 
 /** A tile brought back after belltower restarted (src/restore/). */

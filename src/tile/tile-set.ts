@@ -175,6 +175,7 @@ export class TileSet implements WorkspaceView {
       onRing: (t, state) => {
         for (const listener of this.ringListeners) listener(t.id, state as RingState);
       },
+      onInfo: (t) => this.changed(t),
     });
     tile.session.screen.onParsed(() => {
       for (const listener of this.activityListeners) listener(tile.id);

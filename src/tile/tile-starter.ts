@@ -14,6 +14,7 @@ import { HookServer } from '../sources/hooks/hook-server.js';
 import type { Timing } from '../verdict/timing.js';
 import type { Worktree } from '../worktree/worktree-create.js';
 import { Tile } from './tile.js';
+import { countingQueue, type ChangesCounter } from './tile-changes.js';
 import type { RestoredTile, TileOptions } from './tile.js';
 
 export interface TileSetOptions {
@@ -131,11 +132,15 @@ export function nextLaunch(
 export class TileStarter {
   private hookServer: HookServer | undefined;
   private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  /** Every tile's changes are counted through it: two git runs at a time for the whole set. */
+  private readonly changes: ChangesCounter;
 
-  constructor(private readonly options: TileSetOptions) {}
+  constructor(private readonly options: TileSetOptions) {
+    this.changes = countingQueue(options.env);
+  }
 
   /** The tile of launch `at`, its listeners given (from its first verdict on). */
-  async start(at: Launch, listeners: Pick<TileOptions, 'onChange' | 'onRing'>): Promise<Tile> {
+  async start(at: Launch, listeners: Pick<TileOptions, 'onChange' | 'onRing' | 'onInfo'>): Promise<Tile> {
     const { options } = this;
     const wiring = firstPartyFor(at.spec.agent);
     // A remote agent has hooks only over its connection, when asked for (its version is asked there).
@@ -169,6 +174,7 @@ export class TileStarter {
       ...(options.endTiming ? { endTiming: options.endTiming } : {}),
       remoteHooks: at.remoteHooks,
       ...(at.worktree ? { worktree: at.worktree } : {}),
+      changes: this.changes,
       ...listeners,
     });
   }

@@ -1,11 +1,10 @@
 /**
- * A live tile: the composition root of one agent session. It creates the session (pty and
- * screen), the agent's first-party link (hooks, transcript tail: tile-launch.ts), the pipeline
- * (evidence → derivations and engine → recording: live-pipeline.ts) and the user's input into
- * both (tile-input.ts); connects them so that evidence flows one way, once — every source →
- * `ingest` → derivations and engine → verdict effects → listeners — and owns their lifetime and
- * the tile's end (tile-exit.ts). An exited tile's screen stays readable until it is closed or
- * restarted.
+ * A live tile: the composition root of one agent session. It creates the session (pty, screen), the
+ * agent's first-party link (hooks, transcript tail: tile-launch.ts), the pipeline (evidence →
+ * derivations and engine → recording: live-pipeline.ts), the user's input (tile-input.ts) and its
+ * folder's changes (tile-changes.ts); connects them so that evidence flows one way, once — every
+ * source → `ingest` → derivations and engine → verdict effects → listeners — and owns their
+ * lifetime and the tile's end (tile-exit.ts). An exited tile's screen stays until it is closed.
  */
 import type { TileInfo } from '../control/protocol.js';
 import { subscribe } from '../session/listeners.js';
@@ -20,6 +19,7 @@ import { TileInput } from './tile-input.js';
 import { prepareLaunch } from './tile-launch.js';
 import type { TileLaunch } from './tile-launch.js';
 import type { TileSetup } from './tile-options.js';
+import { tileChanges, type TileChanges } from './tile-changes.js';
 
 export type { RestoredTile } from './tile-options.js';
 export type { TileEnd } from './tile-end.js';
@@ -28,13 +28,10 @@ export interface TileOptions extends TileSetup {
   /** Listeners from the first verdict on (the start of a plain command is a verdict). */
   onChange?: (change: VerdictChange) => void;
   onRing?: (tile: Tile, state: string) => void;
+  onInfo?: (tile: Tile) => void; // its info changed with no verdict change (its changes counted)
 }
 
-export interface VerdictChange {
-  tile: Tile;
-  from: Verdict['state'];
-  verdict: Verdict;
-}
+export interface VerdictChange { tile: Tile; from: Verdict['state']; verdict: Verdict }
 
 type RingListener = (tile: Tile, state: 'done' | 'blocked' | 'failed') => void;
 
@@ -55,6 +52,7 @@ export class Tile {
   private readonly live: LivePipeline;
   private readonly exit: TileExit;
   private readonly input: TileInput;
+  private readonly changes: TileChanges;
   private readonly clock: () => number;
   private readonly changeListeners = new Set<(change: VerdictChange) => void>();
   private readonly ringListeners = new Set<RingListener>();
@@ -86,6 +84,8 @@ export class Tile {
     const recorder = openRecording(options, { profile, startedAt: this.startedAt, name: this.name, answerPsp: launch.answerPsp, hooksOn });
     const session = (this.session = finished ? Session.finished(launch.session, finished) : Session.start(launch.session));
     link.started(session.screen, session.pid !== undefined);
+    this.changes = tileChanges(options, finished !== undefined, () => options.onInfo?.(this));
+    this.changeListeners.add(({ verdict }) => this.changes.verdict(verdict.state));
     this.live = new LivePipeline({
       ...(options.now ? {} : { epoch: this.startedAt }), // an injected clock has no wall-clock zero
       setup: options,
@@ -139,8 +139,7 @@ export class Tile {
     return this.live.derived.conversation.id;
   }
 
-  /** The conversation a restore resumes: null until it holds something (a conversation with no
-   * prompt yet does not exist for the agent, and its resume would fail). */
+  /** The conversation a restore resumes: null until it holds something (no prompt, no conversation). */
   get conversationToResume(): string | null {
     const { conversation } = this.live.derived;
     return conversation.used ? conversation.id : null;
@@ -190,7 +189,7 @@ export class Tile {
 
   info(): TileInfo {
     const { id, name, profile, spec, cwd, worktree, note, showingRestored, live, link, exit, input } = this;
-    return tileInfo({ id, name, profile, spec, cwd, worktree, t: this.t(), note, showingRestored, live, link, exit, input, screen: this.session.screen });
+    return tileInfo({ id, name, profile, spec, cwd, worktree, t: this.t(), note, showingRestored, live, link, exit, input, screen: this.session.screen, changes: this.changes.summary });
   }
 
   onChange(listener: (change: VerdictChange) => void): () => void {
@@ -234,6 +233,7 @@ export class Tile {
   /** Free the screen and everything else; no exit is reported after this. */
   dispose(): void {
     this.finish();
+    this.changes.dispose();
     // The recording stays open after the exit (the user seeing a finished command is still news)
     // and ends here, with its end line: belltower finished writing it.
     this.live.finish();

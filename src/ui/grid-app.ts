@@ -14,6 +14,7 @@ import { BEL } from './bell.js';
 import type { BellMode } from './bell.js';
 import type { Body, PaintableScreen } from './body-writer.js';
 import { ChromeRenderer } from './chrome-renderer.js';
+import { changesLabel } from './header.js';
 import type { ColorDepth } from './color-depth.js';
 import { GridView } from './components/grid-view.js';
 import type { GridModel } from './components/grid-view.js';
@@ -34,6 +35,8 @@ import type { AnswerChoice } from '../control/protocol.js';
 import { answerWords } from '../agents/permission-choices.js';
 import { rowText } from '../session/styled-row.js';
 import type { AddForm, Completions } from './tile-forms.js';
+import { loadReview } from './review-source.js';
+import type { ReviewLine } from './review.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
 import { clipboardSequence, copiedNote, selectionSummary, selectionText } from './copy-mode.js';
@@ -287,6 +290,7 @@ export class GridApp {
       grid: grid.kind === 'grid' ? grid.tiles : [],
       ...(grid.kind === 'grid' && grid.rowOrder ? { rowOrder: grid.rowOrder } : {}),
       ...(help ? { helpLines: { total: help.lines.length, fit: overlayFit(rows) } } : {}),
+      overlayFit: overlayFit(rows),
       shown: shown.kind === 'grid' ? shown.tiles : [],
       escapeKey,
       cwd: this.options.cwd ?? '.',
@@ -362,6 +366,8 @@ export class GridApp {
       }
       case 'answer':
         return this.answer(effect.tileId, effect.answer, effect.request, effect.message);
+      case 'review':
+        return this.review(effect.tileId);
       case 'send': {
         const infos = view.tileInfos();
         const sent: string[] = [];
@@ -394,6 +400,22 @@ export class GridApp {
         return this.markChrome();
       }
     }
+  }
+
+  /** Fill the review overlay open on tile `id` with what git says of its changes. */
+  private review(id: number): void {
+    const info = this.options.view.tileInfos().find((t) => t.id === id);
+    const fill = (result: { lines: ReviewLine[] } | { error: string }) => {
+      const open = this.ui.overlay;
+      if (this.stopped || open?.type !== 'review' || open.tileId !== id || open.lines !== null || open.error !== null) return;
+      this.ui = { ...this.ui, overlay: 'lines' in result ? { ...open, lines: result.lines } : { ...open, error: result.error } };
+      this.markChrome();
+    };
+    if (!info) return fill({ error: `tile ${id} is gone` });
+    void loadReview(info).then(fill, (error: unknown) => {
+      this.options.logger('error', `review of tile ${id}: ${(error as Error).stack ?? String(error)}`);
+      fill({ error: `its changes could not be read: ${(error as Error).message}` });
+    });
   }
 
   /**
@@ -638,6 +660,7 @@ export class GridApp {
           ...(i.restored ? { restored: true } : {}),
           ...(this.ui.scroll?.tileId === i.id ? { scrolled: this.ui.scroll.offset } : {}),
           ...(describeFacts(i.facts) ? { facts: describeFacts(i.facts)! } : {}),
+          ...(changesLabel(i) ? { changes: changesLabel(i)! } : {}),
           ...(i.remote ? { remote: i.remote.host, ...(i.remote.lost ? { lost: true } : {}), ...(i.remote.notFound ? { notFound: true } : {}) } : {}),
           ...(i.state === 'blocked' && i.says ? { asks: i.says } : {}),
         })),

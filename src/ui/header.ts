@@ -9,6 +9,8 @@ import type { TileStateName } from '../verdict/state.js';
 import { age, provenance, showsAge, stateWords, STATE_LOOK } from './format.js';
 import type { ChromeColor } from './format.js';
 import { requestWords } from '../agents/permission-choices.js';
+import type { TileInfo } from '../control/protocol.js';
+import { changesWords } from '../worktree/worktree-changes.js';
 
 export interface Segment {
   text: string;
@@ -36,6 +38,8 @@ export interface HeaderTile {
   scrolled?: number;
   /** From the agent's log, e.g. `opus-5-5 · 12% context`: shown when there is room. */
   facts?: string;
+  /** What its folder changed, `feat-login +120 −8 · 4 files`: shown before the facts, when there is room. */
+  changes?: string;
   /** The host it runs on over ssh: `remote · devbox`, shown when there is room. */
   remote?: string;
   /** Its ssh connection failed or dropped: said instead of where the exit came from. */
@@ -46,6 +50,15 @@ export interface HeaderTile {
   asks?: string;
 }
 
+
+/** The header's words for what a tile's folder changed: a worktree says its branch even before it
+ * changed anything, any other folder only once it has changes (a clean checkout's header stays
+ * as it was). */
+export function changesLabel(tile: Pick<TileInfo, 'changes' | 'worktree'>): string | undefined {
+  const { changes } = tile;
+  if (!changes || (changes.files === 0 && !tile.worktree)) return undefined;
+  return changesWords(changes.branch, changes);
+}
 
 /** After a marked tile's name, in its header and its row. */
 export const MARK = '◉';
@@ -72,8 +85,11 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   const label = `${tile.id} ${printable(tile.name)}${tile.marked ? ` ${MARK}` : ''}`;
   // A tile named for its host (a remote login shell) says the host once.
   const where = tile.remote === undefined ? [] : tile.remote === tile.name ? ['remote'] : [`remote · ${printable(tile.remote)}`];
-  const extra = [...where, ...(tile.facts ? [printable(tile.facts)] : [])];
-  const withFacts = extra.length > 0 ? `${label} · ${extra.join(' · ')}` : null;
+  const changes = tile.changes ? [printable(tile.changes)] : [];
+  // The label with what there is room for: where it runs, its changes, the agent's facts; then
+  // without the facts (its changes are what a user reviews first).
+  const extras = [[...where, ...changes, ...(tile.facts ? [printable(tile.facts)] : [])], [...where, ...changes]];
+  const labels = [...new Set(extras.filter((extra) => extra.length > 0).map((extra) => `${label} · ${extra.join(' · ')}`))];
   const words = stateWords(tile.state, tile.kind);
   const request = tile.state === 'blocked' && tile.asks ? requestWords(tile.asks) : null;
   const detail = [
@@ -99,7 +115,7 @@ export function headerSegments(tile: HeaderTile, { width, frame, selected, color
   ].map((parts) => parts.filter((p) => p !== ''));
   const fixed = 2 + 2; // corner + space on each side
   // With the agent's facts first, while the whole header then still fits without cutting.
-  const tries: [string, string[]][] = [...(withFacts ? [[withFacts, candidates[0]!] as [string, string[]]] : []), ...candidates.map((c) => [label, c] as [string, string[]])];
+  const tries: [string, string[]][] = [...labels.map((text) => [text, candidates[0]!] as [string, string[]]), ...candidates.map((c) => [label, c] as [string, string[]])];
   // Every candidate with the whole name first; only then the name cut, with what a request
   // keeps when cut (it was cut to leave a 12-column name) or with the glyph alone.
   const cutNames = tries.filter(([text, parts]) => text === label && (parts.length === 0 || (cutRequest !== null && parts.length === 1 && parts[0] === cutRequest)));

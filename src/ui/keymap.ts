@@ -22,6 +22,7 @@ export type GridAction =
   | { type: 'mark' }
   | { type: 'unmark-all' }
   | { type: 'peek' }
+  | { type: 'review' }
   | { type: 'answer'; answer: 'allow' | 'always' | 'deny'; message?: true; question?: true }
   | { type: 'add' }
   | { type: 'close' }
@@ -60,6 +61,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['z'], show: 'z', help: 'zoom the selected tile to the whole screen, and back', action: () => ({ type: 'zoom' }) },
   { keys: ['n'], show: 'n', help: 'next tile that needs you: unseen first, then blocked, failed, done, oldest first', action: () => ({ type: 'next' }) },
   { keys: ['w'], show: 'w', help: 'why the selected tile shows its state: the signals that decided it', action: () => ({ type: 'why' }) },
+  { keys: ['D'], show: 'D', help: "review the selected tile's changes: its diff against its base, files then hunks", action: () => ({ type: 'review' }) },
   { keys: ['[', 'pageup'], show: '[ PgUp', help: "scroll back through the selected tile's output (its program keeps running)", action: (key) => ({ type: 'scroll', pageUp: key === 'pageup' }) },
   { keys: ['a'], show: 'a', help: 'add a tile: an agent, shell or command, in a folder, with a name', action: () => ({ type: 'add' }) },
   { keys: ['x'], show: 'x', help: 'close the selected tile (asks while it is working or blocked)', action: () => ({ type: 'close' }) },
@@ -140,6 +142,15 @@ export function keyHelp(escapeKey: string): { mode: string; rows: [string, strin
         ['y ⏎', "copy the selection to your terminal's clipboard (OSC 52) and leave"],
         ['/ n N', 'search up for text; the next match up, down'],
         ['Esc q', 'cancel the selection; back to the grid'],
+      ],
+    },
+    {
+      mode: 'review',
+      rows: [
+        ['↑ ↓ j k PgUp PgDn g G', 'line or page up and down; the first line, the last'],
+        ['] [', "the next file's diff, the previous"],
+        ['/ n N', 'search down for text (a capital makes case matter); the next match down, up'],
+        ['Esc q D', 'close the review'],
       ],
     },
     { mode: 'overlays', rows: [['Esc', 'close, or cancel a form'], ['Tab', 'next field; completes an agent name'], ['y', 'confirm quitting, closing, restarting']] },

@@ -13,10 +13,14 @@ import type { Overlay } from './ui-state.js';
 import { findTiles } from './tile-finder.js';
 import type { Findable } from './tile-finder.js';
 import stringWidth from 'string-width';
+import { changesWords } from '../worktree/worktree-changes.js';
+import type { ReviewOverlay, ReviewTone } from './review.js';
 
 export interface OverlayLine {
   text: string;
-  tone?: 'title' | 'dim' | 'key' | 'warn';
+  tone?: 'title' | 'dim' | 'key' | 'warn' | ReviewTone;
+  /** Stands out (inverse): the line a search stopped on. */
+  mark?: boolean;
   /** For two-column lines (key, what it does): the first column's text. */
   key?: string;
 }
@@ -27,6 +31,8 @@ export interface OverlayContent {
   footer: string;
   /** The first line shown, when the lines do not all fit (the `?` list scrolls). */
   offset?: number;
+  /** Takes the whole screen (the review), whatever its lines' width. */
+  full?: boolean;
 }
 
 export interface WhyFacts {
@@ -55,7 +61,12 @@ export interface OverlayFacts {
   /** The `?` list's first line shown. */
   helpOffset?: number;
   /** The tiles, for the finder. */
-  tiles?: readonly (Findable & { state: Parameters<typeof stateWords>[0]; request?: { readonly asks: string; readonly options: readonly { readonly key: string; readonly label: string }[] } })[];
+  tiles?: readonly (Findable & {
+    state: Parameters<typeof stateWords>[0];
+    request?: { readonly asks: string; readonly options: readonly { readonly key: string; readonly label: string }[] };
+    changes?: { readonly branch: string | null; readonly added: number; readonly removed: number; readonly files: number };
+    worktree?: { readonly baseName: string; readonly base: string };
+  })[];
   /** How many lines fit inside an overlay's box on this terminal. */
   fit?: number;
   /** The grid is a session server's client: d leaves it with the tiles running. */
@@ -164,6 +175,8 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
         ],
         footer: facts.detachable ? 'y quits · d detaches (every tile keeps running) · any other key stays' : 'y quits · any other key keeps them running',
       };
+    case 'review':
+      return reviewContent(overlay, facts, maxWidth);
     case 'why': {
       const why = facts.why;
       if (!why) return { title: 'why', lines: [{ text: 'that tile is gone' }], footer: 'Esc or w closes' };
@@ -186,6 +199,31 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
       return { title: `why ${why.id} ${printableLine(why.name, 30)}`, lines, footer: 'Esc or w closes' };
     }
   }
+}
+
+/** The review (`D`): the lines that fit from its offset, git's diff cut to the box's width. */
+function reviewContent(review: ReviewOverlay, facts: OverlayFacts, maxWidth: number): OverlayContent {
+  const tile = facts.tiles?.find((t) => t.id === review.tileId);
+  const against = tile?.worktree ? `against ${tile.worktree.baseName} (${tile.worktree.base.slice(0, 10)})` : 'against HEAD';
+  const title = `review ${review.tileId} ${printableLine(tile?.name ?? '', 30)} · ${tile?.changes ? changesWords(tile.changes.branch, tile.changes) : 'its changes'} · ${against}`;
+  const width = Math.max(10, maxWidth - 2);
+  const fit = facts.fit ?? 20;
+  if (review.error !== null) return { title, lines: [{ text: printableLine(review.error, width), tone: 'warn' }], footer: 'Esc closes', full: true };
+  if (review.lines === null) return { title, lines: [{ text: 'asking git…', tone: 'dim' }], footer: 'Esc closes', full: true };
+  const lines = review.lines;
+  const shown = lines.slice(review.offset, review.offset + fit).map((line, i) => ({
+    text: printableLine(line.text, width),
+    ...(line.tone ? { tone: line.tone } : {}),
+    ...(review.found === review.offset + i ? { mark: true } : {}),
+  }));
+  const where = lines.length > fit ? `lines ${review.offset + 1}–${Math.min(lines.length, review.offset + fit)} of ${lines.length} · ` : '';
+  const search = review.search;
+  const footer = search?.typing
+    ? `/${printableLine(search.text, Math.max(8, maxWidth - 40))}▏ · Enter finds · Esc cancels`
+    : review.found === 'none'
+      ? `no line has "${printableLine(search?.text ?? '', 30)}" · / searches again · Esc closes`
+      : `${where}↑↓ PgUp PgDn g G · ] [ files · / search${search ? ' · n N next' : ''} · Esc closes`;
+  return { title, lines: shown, footer, full: true };
 }
 
 /** `text` in lines of at most `width` columns, broken between words (a word longer than a line is
@@ -226,6 +264,7 @@ export function overlayFit(rows: number): number {
 
 /** The overlay's box, centred over the grid area, never larger than the terminal allows. */
 export function overlayRect(content: OverlayContent, cols: number, rows: number): Rect {
+  if (content.full) return { x: Math.min(1, cols), y: 0, width: Math.max(0, cols - 2), height: Math.max(0, rows - 2) };
   const keyWidth = Math.max(0, ...content.lines.map((l) => (l.key ? l.key.length + 2 : 0)));
   const inner = Math.max(content.title.length + 4, content.footer.length, ...content.lines.map((l) => keyWidth + l.text.length));
   const width = Math.min(Math.max(24, inner + 4), Math.max(0, cols - 2));

@@ -20,6 +20,8 @@ import type { AddForm, Completions, RenameForm } from './tile-forms.js';
 import { finderKey, newFinder } from './tile-finder.js';
 import type { TileFinder } from './tile-finder.js';
 import type { LayoutMode, TileRect } from './layout.js';
+import { newReview, reviewKey } from './review.js';
+import type { ReviewOverlay } from './review.js';
 
 export type Overlay =
   | { type: 'help' }
@@ -43,7 +45,9 @@ export type Overlay =
       marked?: readonly number[];
     }
   /** A tile's live screen shown over the grid. */
-  | { type: 'peek'; tileId: number };
+  | { type: 'peek'; tileId: number }
+  /** A tile's changes: its diff, scrolled and searched (review.ts). */
+  | ReviewOverlay;
 
 export interface UiState {
   readonly mode: 'grid' | 'focus';
@@ -125,6 +129,8 @@ export interface InputContext {
   readonly scrollSource?: ScrollSource & { readonly alternate: boolean };
   /** The tiles as laid out on the screen now (zoom and rows included), for the mouse. */
   readonly shown?: readonly TileRect[];
+  /** How many lines show at once in an overlay's box (the review scrolls by it). */
+  readonly overlayFit?: number;
 }
 
 export type UiEffect =
@@ -142,6 +148,8 @@ export type UiEffect =
   | { type: 'send'; tileIds: readonly number[]; text: string }
   /** Put these lines of the tile's buffer on the clipboard (the scroll view's `y`, a mouse drag). */
   | { type: 'copy'; tileId: number; range: CopyRange }
+  /** Ask git for the tile's changes, for the review overlay open on it. */
+  | { type: 'review'; tileId: number }
   /** Leave the grid with every tile running (a session server's client). */
   | { type: 'detach' }
   | { type: 'quit' };
@@ -351,6 +359,10 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       const tile = ctx.tiles[base.selected];
       return tile ? { state: { ...base, overlay: { type: 'peek', tileId: tile.id } }, effects: [] } : { state: base, effects: [] };
     }
+    case 'review': {
+      const tile = ctx.tiles[base.selected];
+      return tile ? { state: { ...base, overlay: newReview(tile.id) }, effects: [{ type: 'review', tileId: tile.id }] } : { state: base, effects: [] };
+    }
     case 'pin': {
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };
@@ -374,6 +386,17 @@ function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Ste
   if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event, ctx.completions);
   if (overlay.type === 'find') return finderInput(state, overlay, event, ctx);
   if (overlay.type === 'reply') return replyInput(state, overlay, event, ctx);
+  if (overlay.type === 'review') {
+    // A paste is typed into the search while one is typed, and is nothing otherwise.
+    const keys = event.type === 'paste' ? (overlay.search?.typing ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : []) : [event.name];
+    let review: ReviewOverlay = overlay;
+    for (const key of keys) {
+      const step = reviewKey(review, key, ctx.overlayFit ?? 20);
+      if ('close' in step) return { state: { ...state, overlay: null }, effects: [] };
+      review = step.review;
+    }
+    return { state: { ...state, overlay: review }, effects: [] };
+  }
   if (event.type === 'paste') return { state, effects: [] };
   if (overlay.type === 'peek') {
     // Enter goes into the tile it shows; every other key closes it.

@@ -9,7 +9,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { git, type GitOptions } from './git-command.js';
+import { git, GitError, type GitOptions } from './git-command.js';
 
 export interface FileChange {
   path: string;
@@ -75,9 +75,37 @@ export async function changesSince(cwd: string, base: string, options: ChangesOp
   return { files, added: sum((f) => f.added), removed: sum((f) => f.removed) };
 }
 
+/** What a tile's header shows of its folder: the branch and the counts against the base. */
+export interface ChangesSummary {
+  /** The branch checked out (null: a detached HEAD). */
+  branch: string | null;
+  added: number;
+  removed: number;
+  files: number;
+}
+
+/**
+ * The changes of `cwd` against `base`, with its branch (`branch` when known, else asked of git);
+ * null when `cwd` is not in a git repository (or git is not installed): there is nothing to count.
+ */
+export async function countChanges(cwd: string, base: string, branch: string | null, options: ChangesOptions = {}): Promise<ChangesSummary | null> {
+  const env = options.env ? { env: options.env } : {};
+  const head = branch === null ? await git(['rev-parse', '--abbrev-ref', 'HEAD'], { cwd, ...env, okStatuses: [128] }).catch(notARepository) : null;
+  if (head !== null && (head === undefined || head.status !== 0)) return null;
+  const named = branch ?? head?.stdout.trim() ?? '';
+  const changes = await changesSince(cwd, base, options);
+  return { branch: named === '' || named === 'HEAD' ? null : named, added: changes.added, removed: changes.removed, files: changes.files.length };
+}
+
+/** git missing or failing in a folder is "no repository to count": the header shows nothing. */
+function notARepository(error: unknown): undefined {
+  if (error instanceof GitError) return undefined;
+  throw error;
+}
+
 /** `feat-login +120 −8 · 4 files`: the header's words for a branch and its changes. */
-export function changesWords(branch: string | null, changes: Changes): string {
-  const count = changes.files.length;
+export function changesWords(branch: string | null, changes: Pick<Changes, 'added' | 'removed'> & { files: readonly FileChange[] | number }): string {
+  const count = typeof changes.files === 'number' ? changes.files : changes.files.length;
   const stat = count === 0 ? 'no changes' : `+${changes.added} −${changes.removed} · ${count} ${count === 1 ? 'file' : 'files'}`;
   return branch ? `${branch} ${stat}` : stat;
 }
@@ -86,4 +114,13 @@ export function changesWords(branch: string | null, changes: Changes): string {
  * terminal), else plain text. */
 export async function diffText(cwd: string, base: string, options: ChangesOptions & { color?: boolean } = {}): Promise<string> {
   return withUntrackedShown(cwd, options, ['diff', options.color ? '--color=always' : '--no-color', '--no-renames', base, '--', '.']);
+}
+
+/** What to tell the user when counting or printing `tile`'s changes in `cwd` failed with `error`
+ * (a GitError); null for anything else (a bug, not the user's to act on). */
+export function changesProblem(error: unknown, tile: string, cwd: string): string | null {
+  if (!(error instanceof GitError)) return null;
+  if (error.reason === 'failed' && /not a git repository/i.test(error.stderr)) return `${tile}'s folder ${cwd} is not in a git repository: there is nothing to diff`;
+  if (error.reason === 'too-much-output') return `${tile}: its diff is larger than ${MAX_DIFF_BYTES / 1024 / 1024} MiB: look at it with git itself`;
+  return `${tile}: ${error.message}`;
 }

@@ -69,7 +69,7 @@ describe.skipIf(tmuxMissing() !== null)('belltower answer (tmux)', () => {
     expect(first.request!.options.map((o) => [o.key, o.answer])).toEqual([['1', 'allow'], ['2', 'always'], ['3', 'deny']]);
     // ls says it for people, under the tile.
     const listed = (await cli(dir, ['ls', '--session', session])).stdout.split('\n');
-    expect(listed[1]).toBe(`    asks: approve Bash: make deploy — 1 Yes · 2 Yes, and don't ask again for make commands · 3 No, and tell me what to do differently (esc) (request ${first.request!.id})`);
+    expect(listed.find((line) => line.startsWith('    asks: '))).toBe(`    asks: approve Bash: make deploy — 1 Yes · 2 Yes, and don't ask again for make commands · 3 No, and tell me what to do differently (esc) (request ${first.request!.id})`);
 
     const allowed = await cli(dir, ['answer', '1', 'allow', '--request', first.request!.id, '--session', session]);
     expect(allowed.stderr).toBe('');

@@ -95,8 +95,8 @@ describe('GridView', () => {
   });
 
   it('lists every grid key in the ? overlay, from the keymap', () => {
-    const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit: overlayFit(60) }, 116);
-    const text = plain(frame(model({ rows: 60, overlay: { content, rect: overlayRect(content, 120, 60) } })));
+    const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit: overlayFit(70) }, 116);
+    const text = plain(frame(model({ rows: 70, overlay: { content, rect: overlayRect(content, 120, 70) } })));
     for (const binding of GRID_BINDINGS) expect(text).toContain(binding.help);
     expect(text).toMatch(/Ctrl\+\\ +back to the grid; press it twice to send Ctrl\+\\ to the agent/);
     expect(text).not.toMatch(/more \(/);
@@ -107,7 +107,9 @@ describe('GridView', () => {
     const all = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null }, 76).lines;
     expect(all.length).toBeGreaterThan(fit);
     const seen: string[] = [];
-    for (let offset = 0; offset < all.length; offset += fit) {
+    // Page by page as PgDn goes (a page less one line: a line wrapped over a page's end is read
+    // whole on the next).
+    for (let offset = 0; offset < all.length; offset += fit - 1) {
       const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit, helpOffset: offset }, 76);
       const rect = overlayRect(content, 80, 24);
       const text = plain(frame(model({ cols: 80, rows: 24, overlay: { content, rect } })));

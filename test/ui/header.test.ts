@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { cutToWidth, displayWidth, ellipsized, headerSegments, segmentsWidth } from '../../src/ui/header.js';
+import { changesLabel, cutToWidth, displayWidth, ellipsized, headerSegments, segmentsWidth } from '../../src/ui/header.js';
 import type { HeaderTile } from '../../src/ui/header.js';
 
 const tile: HeaderTile = { id: 3, name: 'tests', state: 'blocked', kind: 'permission', source: 'psp', sinceMs: 4000 };
@@ -29,6 +29,24 @@ describe('headerSegments', () => {
     expect(text(80, { ...asking, state: 'working' })).not.toContain('approve');
     // A notification's message is shown as it came.
     expect(text(80, { ...tile, asks: 'Claude needs your permission to use Bash' })).toContain('◆ Claude needs your permission to use Bash');
+  });
+
+  it("shows what its folder changed after its name when there is room, dropping the agent's facts first", () => {
+    const working: HeaderTile = { ...tile, state: 'working', kind: undefined, source: 'hook', changes: 'feat-login +120 −8 · 4 files', facts: 'opus-5 · 12% context' };
+    expect(text(100, working)).toMatch(/^╭ 3 tests · feat-login \+120 −8 · 4 files · opus-5 · 12% context ─+ ● working · hook · 4s ╮$/);
+    expect(text(70, working)).toMatch(/^╭ 3 tests · feat-login \+120 −8 · 4 files ─+ ● working · hook · 4s ╮$/);
+    // The state's detail is never given up for it: too narrow for both, the changes go.
+    expect(text(45, working)).toMatch(/^╭ 3 tests ─+ ● working · hook · 4s ╮$/);
+    for (let width = 10; width <= 110; width++) expect(segmentsWidth(headerSegments(working, { width, frame: 'round', selected: false, color: true }))).toBe(width);
+  });
+
+  it('says what a folder changed only once it changed something; a worktree always says its branch', () => {
+    const worktree = { path: '/w', branch: 'feat', base: 'abc', baseName: 'main', repository: '/r' };
+    expect(changesLabel({ changes: { branch: 'main', added: 0, removed: 0, files: 0 } })).toBeUndefined();
+    expect(changesLabel({ changes: { branch: 'main', added: 3, removed: 1, files: 2 } })).toBe('main +3 −1 · 2 files');
+    expect(changesLabel({ changes: { branch: 'feat', added: 0, removed: 0, files: 0 }, worktree })).toBe('feat no changes');
+    expect(changesLabel({ changes: { branch: null, added: 1, removed: 0, files: 1 } })).toBe('+1 −0 · 1 file');
+    expect(changesLabel({})).toBeUndefined();
   });
 
   it('shows no age for idle and exited tiles, so a resting grid never ticks', () => {

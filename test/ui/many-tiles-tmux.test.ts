@@ -28,7 +28,8 @@ function bigOf(screen: string): number[] {
 function statesOf(screen: string): Map<number, string> {
   const byGlyph = (glyph: string) => stateOfGlyph(glyph) ?? '?';
   const states = new Map<number, string>();
-  for (const m of screen.matchAll(/[╭┏╔] (\d+) \S+ [─━═]+ (\S) /g)) states.set(Number(m[1]), byGlyph(m[2]!));
+  // After the name, what there is room for (its folder's changes, the agent's facts), then the line.
+  for (const m of screen.matchAll(/[╭┏╔] (\d+) \S+(?: · [^─━═]*)? [─━═]+ (\S) /g)) states.set(Number(m[1]), byGlyph(m[2]!));
   for (const m of screen.matchAll(/^[▸ ] (\d+) \S+ +(\S) /gm)) states.set(Number(m[1]), byGlyph(m[2]!));
   return states;
 }

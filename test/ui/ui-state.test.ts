@@ -235,3 +235,28 @@ describe('numbers', () => {
     expect(type(INITIAL_UI, '2', ctx(left)).state.note?.text).toMatch(/no tile 2/);
   });
 });
+
+describe('the review (D)', () => {
+  const two = tiles('working', 'done');
+  const lines = Array.from({ length: 40 }, (_, i) => ({ text: i === 30 ? '+needle' : `line ${i}` }));
+
+  it("opens on the selected tile and asks for its changes; its keys scroll and search it, Esc closes it", () => {
+    const opened = type({ ...INITIAL_UI, selected: 1 }, 'D', ctx(two));
+    expect(opened.state.overlay).toMatchObject({ type: 'review', tileId: 2, lines: null });
+    expect(opened.effects).toEqual([{ type: 'review', tileId: 2 }]);
+    // git answered (the shell fills the lines in).
+    const filled = { ...opened.state, overlay: { ...(opened.state.overlay as Extract<UiState['overlay'], { type: 'review' }>), lines } };
+    const context = { ...ctx(two), overlayFit: 10 };
+    const scrolled = type(filled, 'jjj', context).state;
+    expect(scrolled.overlay).toMatchObject({ type: 'review', offset: 3 });
+    // Keys that mean something in the grid mean the review's own thing here: nothing goes to a tile.
+    const searched = type(filled, '/needle\r', context);
+    expect(searched.effects).toEqual([]);
+    expect(searched.state.overlay).toMatchObject({ found: 30, offset: 30 });
+    // A paste goes into the search being typed, and is nothing otherwise.
+    const pasted = run(type(filled, '/', context).state, [{ type: 'paste', text: 'needle' }], context).state;
+    expect(pasted.overlay).toMatchObject({ search: { text: 'needle', typing: true } });
+    expect(run(filled, [{ type: 'paste', text: 'y' }], context).state.overlay).toBe(filled.overlay);
+    expect(run(searched.state, [{ type: 'key', name: 'escape', raw: '\x1b' }], context).state.overlay).toBeNull();
+  });
+});

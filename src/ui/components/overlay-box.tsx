@@ -8,6 +8,9 @@ import type { Rect } from '../layout.js';
 import { keyColumn } from '../overlay.js';
 import type { OverlayContent, OverlayLine } from '../overlay.js';
 
+/** The colours a line's tone takes on a colour terminal (a diff's as git colours them). */
+const TONE_COLORS: Readonly<Record<string, string>> = { warn: 'yellow', add: 'green', remove: 'red', hunk: 'cyan' };
+
 export function OverlayBox({ content, rect, color }: { content: OverlayContent; rect: Rect; color: boolean }) {
   const inner = Math.max(0, rect.width - 4);
   const keyWidth = keyColumn(content);
@@ -35,7 +38,7 @@ export function OverlayBox({ content, rect, color }: { content: OverlayContent; 
                 {pad(line.key, keyWidth)}
               </Text>
             ) : null}
-            <Text bold={line.tone === 'title'} dimColor={line.tone === 'dim'} {...(color && line.tone === 'warn' ? { color: 'yellow' } : {})}>
+            <Text bold={line.tone === 'title' || line.tone === 'file'} dimColor={line.tone === 'dim'} inverse={line.mark === true} {...(color && TONE_COLORS[line.tone ?? ''] ? { color: TONE_COLORS[line.tone ?? ''] } : {})}>
               {pad(line.text, keyWidth > 0 && line.key !== undefined ? inner - keyWidth : inner)}
             </Text>{' '}
           </Text>

@@ -1,0 +1,169 @@
+/**
+ * What a tile's folder changed, kept current for its header (`feat-login +120 −8 · 4 files`): a
+ * worktree's against the commit it branched from, any other local folder's against HEAD. git runs
+ * in the background, one count of a tile at a time, when changes-refresh.ts says; a folder that is
+ * no repository is asked once and then left alone. Owns the timer and the count in flight.
+ */
+import type { TileStateName } from '../verdict/state.js';
+import { RunQueue } from '../platform/run-queue.js';
+import { countChanges } from '../worktree/worktree-changes.js';
+import type { ChangesSummary } from '../worktree/worktree-changes.js';
+import type { Worktree } from '../worktree/worktree-create.js';
+import { nextRefresh } from './changes-refresh.js';
+import type { RefreshState } from './changes-refresh.js';
+import type { Logger } from '../platform/logger.js';
+
+export type { ChangesSummary } from '../worktree/worktree-changes.js';
+
+/** Where a tile's changes are counted: its folder, against what, on which branch (null: ask git). */
+export interface ChangesTarget {
+  cwd: string;
+  base: string;
+  branch: string | null;
+}
+
+/** Counts a target's changes (null: not a repository); shared by a set's tiles (it queues them). */
+export type ChangesCounter = (target: ChangesTarget) => Promise<ChangesSummary | null>;
+
+/** A tile's target: none on another machine, its worktree's, else its folder against HEAD. */
+export function changesTarget(tile: { cwd: string; worktree?: Worktree | undefined; remote: boolean }): ChangesTarget | null {
+  if (tile.remote) return null;
+  if (tile.worktree) return { cwd: tile.worktree.path, base: tile.worktree.base, branch: tile.worktree.branch };
+  return { cwd: tile.cwd, base: 'HEAD', branch: null };
+}
+
+/** A count this fresh of the same folder is shared, not run again (ten tiles in one checkout cost
+ * one count, not ten). */
+const SHARED_FOR_MS = 2000;
+
+/** Git runs two counts at a time for all the tiles of a set, the others waiting their turn; tiles
+ * of one folder share a count that runs or has just finished. */
+export function countingQueue(env: Record<string, string | undefined>, limit = 2, now: () => number = Date.now): ChangesCounter {
+  const queue = new RunQueue(limit, 256);
+  const gitEnv = env as NodeJS.ProcessEnv;
+  const recent = new Map<string, { result: Promise<ChangesSummary | null>; done: number | null }>();
+  return (target) => {
+    const key = JSON.stringify([target.cwd, target.base, target.branch]);
+    for (const [k, entry] of recent) if (entry.done !== null && now() - entry.done >= SHARED_FOR_MS) recent.delete(k);
+    const shared = recent.get(key);
+    if (shared) return shared.result;
+    const entry: { result: Promise<ChangesSummary | null>; done: number | null } = { result: Promise.resolve(null), done: null };
+    entry.result = queue.run(() => countChanges(target.cwd, target.base, target.branch, { env: gitEnv })).finally(() => {
+      entry.done = now();
+    });
+    // A failed count is not shared once it has failed: the next asks again.
+    entry.result.catch(() => recent.delete(key));
+    if (recent.size < 256) recent.set(key, entry);
+    return entry.result;
+  };
+}
+
+/** The changes of the tile `setup` starts (none counted for a finished one: it runs nothing). */
+export function tileChanges(
+  setup: { id: number; cwd: string; worktree?: Worktree | undefined; spec: { readonly remote?: unknown }; changes?: ChangesCounter | undefined; logger: Logger; now?: (() => number) | undefined },
+  finished: boolean,
+  changed: () => void,
+): TileChanges {
+  return new TileChanges({
+    target: changesTarget({ cwd: setup.cwd, worktree: setup.worktree, remote: setup.spec.remote !== undefined }),
+    count: finished ? undefined : setup.changes,
+    now: setup.now ?? Date.now,
+    changed,
+    problem: (text) => setup.logger('warn', `tile ${setup.id}: ${text}`),
+  });
+}
+
+export interface TileChangesOptions {
+  target: ChangesTarget | null;
+  count: ChangesCounter | undefined;
+  now: () => number;
+  /** The summary changed: the tile's info (its header) is new. */
+  changed: () => void;
+  problem: (text: string) => void;
+  setTimer?: (run: () => void, ms: number) => () => void;
+}
+
+const realTimer = (run: () => void, ms: number): (() => void) => {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+export class TileChanges {
+  private refresh: RefreshState = { running: false, wanted: true, lastStart: null };
+  private working = false;
+  private cancelTimer: (() => void) | null = null;
+  private current: ChangesSummary | undefined;
+  /** No repository there, or belltower stopped: nothing is counted any more. */
+  private off: boolean;
+  /** The last count failed: a run of failures is said once. */
+  private failing = false;
+  private readonly setTimer: NonNullable<TileChangesOptions['setTimer']>;
+
+  constructor(private readonly options: TileChangesOptions) {
+    this.off = options.target === null || options.count === undefined;
+    this.setTimer = options.setTimer ?? realTimer;
+    this.step();
+  }
+
+  get summary(): ChangesSummary | undefined {
+    return this.current;
+  }
+
+  /** The tile's verdict changed to `state`. */
+  verdict(state: TileStateName): void {
+    this.working = state === 'working';
+    this.refresh = { ...this.refresh, wanted: true };
+    this.step();
+  }
+
+  dispose(): void {
+    this.off = true;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+  }
+
+  private step(): void {
+    if (this.off) return;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+    const now = this.options.now();
+    const next = nextRefresh(this.refresh, this.working, now);
+    if (next.run) {
+      this.refresh = { running: true, wanted: false, lastStart: now };
+      void this.countOnce();
+    } else if (next.at !== null) {
+      this.cancelTimer = this.setTimer(() => this.step(), next.at - now);
+    }
+  }
+
+  private async countOnce(): Promise<void> {
+    const { target, count } = this.options;
+    try {
+      const summary = await count!(target!);
+      if (this.off) return;
+      if (summary === null) {
+        // Not a repository (or no git): the header shows nothing, and git is not asked again.
+        this.off = true;
+        if (this.current !== undefined) this.set(undefined);
+        return;
+      }
+      this.failing = false;
+      this.set(summary);
+    } catch (error) {
+      if (this.off) return;
+      if (!this.failing) this.options.problem(`its changes could not be counted: ${(error as Error).message}`);
+      this.failing = true;
+      this.set(undefined);
+    } finally {
+      this.refresh = { ...this.refresh, running: false };
+      this.step();
+    }
+  }
+
+  private set(summary: ChangesSummary | undefined): void {
+    const same = summary === this.current || (summary && this.current && summary.branch === this.current.branch && summary.added === this.current.added && summary.removed === this.current.removed && summary.files === this.current.files);
+    this.current = summary;
+    if (!same) this.options.changed();
+  }
+}

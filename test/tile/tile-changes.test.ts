@@ -1,0 +1,217 @@
+/**
+ * A tile's folder's changes, kept for its header (tile-changes.ts), counted by the real git in
+ * temporary repositories, on a clock and timers passed in: counted at the start, again after a
+ * verdict change and while the tile works, never twice at once, and a folder that is no
+ * repository asked only once. Then in a real TileSet: a command tile's info carries its changes.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHANGES_EVERY_MS, CHANGES_GAP_MS } from '../../src/tile/changes-refresh.js';
+import { changesTarget, countingQueue, TileChanges } from '../../src/tile/tile-changes.js';
+import type { ChangesCounter, ChangesTarget } from '../../src/tile/tile-changes.js';
+import { countChanges } from '../../src/worktree/worktree-changes.js';
+import { createWorktree } from '../../src/worktree/worktree-create.js';
+import { GIT_ENV, gitIn, tempRepository } from '../support/git-repo.js';
+import { parseSpec } from '../../src/agents/launch-spec.js';
+import { testSet, until } from './helpers.js';
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function repo(): string {
+  const made = tempRepository({ 'app.ts': 'export const a = 1;\nexport const b = 2;\n' }, 'belltower-changes-');
+  cleanups.push(made.remove);
+  return made.repo;
+}
+
+/** A clock and timers the test moves by hand. */
+function manualTime() {
+  let now = 0;
+  const timers: { at: number; run: () => void }[] = [];
+  return {
+    now: () => now,
+    setTimer: (run: () => void, ms: number) => {
+      const timer = { at: now + ms, run };
+      timers.push(timer);
+      return () => void timers.splice(timers.indexOf(timer) >>> 0, timers.includes(timer) ? 1 : 0);
+    },
+    pending: () => timers.map((t) => t.at),
+    advance(ms: number) {
+      now += ms;
+      for (const timer of timers.filter((t) => t.at <= now)) {
+        timers.splice(timers.indexOf(timer), 1);
+        timer.run();
+      }
+    },
+  };
+}
+
+/** A counter that counts with git and says how many counts ran, and how many at once. */
+function countingWithGit() {
+  const stats = { runs: 0, inFlight: 0, most: 0 };
+  const count: ChangesCounter = async (target: ChangesTarget) => {
+    stats.runs++;
+    stats.inFlight++;
+    stats.most = Math.max(stats.most, stats.inFlight);
+    try {
+      return await countChanges(target.cwd, target.base, target.branch, { env: GIT_ENV });
+    } finally {
+      stats.inFlight--;
+    }
+  };
+  return { count, stats };
+}
+
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+async function untilTrue(what: string, predicate: () => boolean): Promise<void> {
+  await until(what, predicate, 30_000);
+}
+
+describe("a tile's changes", () => {
+  it('are counted as the tile starts, and again after a verdict change: the branch and what changed against HEAD', async () => {
+    const folder = repo();
+    const time = manualTime();
+    const { count, stats } = countingWithGit();
+    let told = 0;
+    const changes = new TileChanges({ target: changesTarget({ cwd: folder, remote: false }), count, now: time.now, setTimer: time.setTimer, changed: () => told++, problem: () => {} });
+    cleanups.push(() => changes.dispose());
+    await untilTrue('the first count', () => changes.summary !== undefined);
+    expect(changes.summary).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    expect(told).toBe(1);
+
+    writeFileSync(join(folder, 'app.ts'), 'export const a = 10;\nexport const b = 2;\nexport const c = 3;\n');
+    writeFileSync(join(folder, 'new.ts'), 'one\ntwo\n');
+    time.advance(CHANGES_GAP_MS);
+    changes.verdict('done');
+    await untilTrue('the count after the verdict', () => changes.summary?.files === 2);
+    // git's own numbers for the same change (the untracked file counted as added).
+    expect(changes.summary).toEqual({ branch: 'main', added: 4, removed: 1, files: 2 });
+    expect(told).toBe(2);
+    expect(stats.runs).toBe(2);
+    // At rest nothing more is counted: no timer is left.
+    expect(time.pending()).toEqual([]);
+  });
+
+  it('while the tile works, are counted every few seconds — never two counts at once', async () => {
+    const folder = repo();
+    const time = manualTime();
+    const { count, stats } = countingWithGit();
+    const changes = new TileChanges({ target: changesTarget({ cwd: folder, remote: false }), count, now: time.now, setTimer: time.setTimer, changed: () => {}, problem: () => {} });
+    cleanups.push(() => changes.dispose());
+    // A verdict change while the first count runs waits for it.
+    changes.verdict('working');
+    changes.verdict('working');
+    await untilTrue('the first count', () => changes.summary !== undefined && stats.inFlight === 0);
+    expect(stats.most).toBe(1);
+    // The change asked during the first count is counted after the gap.
+    expect(time.pending()).toEqual([CHANGES_GAP_MS]);
+    time.advance(CHANGES_GAP_MS);
+    await untilTrue('the second count', () => stats.runs === 2 && stats.inFlight === 0);
+    await settled();
+    expect(time.pending()).toEqual([CHANGES_GAP_MS + CHANGES_EVERY_MS]);
+    writeFileSync(join(folder, 'app.ts'), 'changed\n');
+    time.advance(CHANGES_EVERY_MS);
+    await untilTrue('the periodic count', () => changes.summary?.files === 1);
+    expect(stats.runs).toBe(3);
+    expect(stats.most).toBe(1);
+    changes.verdict('done');
+    await untilTrue('the count after the turn', () => stats.runs === 4 || time.pending().length > 0);
+  });
+
+  it('of a folder that is no repository are asked once, then never again', async () => {
+    const made = tempRepository();
+    cleanups.push(made.remove);
+    const plain = join(made.root, 'plain');
+    mkdirSync(plain);
+    const time = manualTime();
+    const { count, stats } = countingWithGit();
+    const changes = new TileChanges({ target: changesTarget({ cwd: plain, remote: false }), count, now: time.now, setTimer: time.setTimer, changed: () => {}, problem: () => {} });
+    cleanups.push(() => changes.dispose());
+    await untilTrue('the one count', () => stats.runs === 1 && stats.inFlight === 0);
+    await settled();
+    changes.verdict('working');
+    time.advance(CHANGES_EVERY_MS * 3);
+    await settled();
+    expect(stats.runs).toBe(1);
+    expect(changes.summary).toBeUndefined();
+    expect(time.pending()).toEqual([]);
+  });
+
+  it("of a worktree tile are its branch's against the commit it branched from: its own commits count", async () => {
+    const folder = repo();
+    const made = tempRepository();
+    cleanups.push(made.remove);
+    const worktree = await createWorktree({ cwd: folder, branch: 'feat-login', stateDir: join(made.root, 'state'), env: GIT_ENV });
+    writeFileSync(join(worktree.path, 'login.ts'), 'a\nb\nc\n');
+    gitIn(worktree.path, 'add', '.');
+    gitIn(worktree.path, 'commit', '-q', '-m', 'login');
+    writeFileSync(join(worktree.path, 'app.ts'), 'export const a = 1;\n');
+    const time = manualTime();
+    const changes = new TileChanges({ target: changesTarget({ cwd: folder, worktree, remote: false }), count: countingWithGit().count, now: time.now, setTimer: time.setTimer, changed: () => {}, problem: () => {} });
+    cleanups.push(() => changes.dispose());
+    await untilTrue('the count', () => changes.summary !== undefined);
+    expect(changes.summary).toEqual({ branch: 'feat-login', added: 3, removed: 1, files: 2 });
+    // The main checkout is untouched.
+    expect(gitIn(folder, 'status', '--porcelain')).toBe('');
+  });
+
+  it('of a remote tile are never counted', () => {
+    expect(changesTarget({ cwd: '/x', remote: true })).toBeNull();
+  });
+
+  it('a failing count is said once, not at every try', async () => {
+    const time = manualTime();
+    const problems: string[] = [];
+    let runs = 0;
+    const changes = new TileChanges({
+      target: { cwd: '/gone', base: 'HEAD', branch: 'x' },
+      count: async () => {
+        runs++;
+        throw new Error('git diff failed');
+      },
+      now: time.now,
+      setTimer: time.setTimer,
+      changed: () => {},
+      problem: (text) => problems.push(text),
+    });
+    cleanups.push(() => changes.dispose());
+    changes.verdict('working');
+    for (let i = 0; i < 3; i++) {
+      await untilTrue(`try ${i + 1}`, () => runs === i + 1 && time.pending().length > 0);
+      time.advance(CHANGES_EVERY_MS);
+    }
+    expect(problems).toEqual(['its changes could not be counted: git diff failed']);
+  });
+});
+
+describe('the counting queue a set shares', () => {
+  it('tiles of one folder share a count just made; an older one is made again', async () => {
+    const folder = repo();
+    let now = 0;
+    const count = countingQueue(GIT_ENV, 2, () => now);
+    const target = { cwd: folder, base: 'HEAD', branch: null };
+    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    writeFileSync(join(folder, 'new.ts'), 'x\n');
+    now = 1500;
+    // Within the window: the same answer, git not asked again (the new file is not in it).
+    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    // Another folder's (here: against another base) is its own count.
+    expect((await count({ ...target, base: gitIn(folder, 'rev-parse', 'HEAD').trim() }))?.files).toBe(1);
+    now = 2500;
+    expect(await count(target)).toEqual({ branch: 'main', added: 1, removed: 0, files: 1 });
+  });
+});
+
+describe('a tile set counts its tiles\' changes', () => {
+  it("a command tile's info carries its folder's changes once its turn ends, and ls would show them", async () => {
+    const folder = repo();
+    const t = testSet({ cwd: folder, env: GIT_ENV });
+    cleanups.push(() => t.cleanup());
+    const tile = await t.set.add(parseSpec(`printf 'x\\ny\\n' > made.txt; echo written`, GIT_ENV));
+    await untilTrue('the file counted', () => tile.info().changes?.files === 1);
+    expect(tile.info().changes).toEqual({ branch: 'main', added: 2, removed: 0, files: 1 });
+  });
+});

@@ -79,6 +79,7 @@ function captureTile(tile: Tile, launch: { spec: string; cwd: string; env: Recor
     ...(extras.notify !== undefined ? { notify: extras.notify } : {}),
     ...(extras.escapeKey !== undefined ? { escapeKey: extras.escapeKey } : {}),
     ...(extras.remoteHooks !== undefined ? { remoteHooks: extras.remoteHooks } : {}),
+    ...(tile.worktree ? { worktree: { ...tile.worktree } } : {}),
     ...(conversation ? { conversation } : {}),
     state: verdict.state,
     reason: verdict.reason.slice(0, 4096),

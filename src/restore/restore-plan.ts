@@ -14,6 +14,7 @@ import { isConversationId } from '../agents/conversation.js';
 import { printable } from '../platform/printable.js';
 import type { RestoredTile } from '../tile/tile.js';
 import type { RestoredVerdict } from '../verdict/state.js';
+import type { Worktree } from '../worktree/worktree-create.js';
 import type { Ending, SavedTile, WorkspaceState } from './workspace-state.js';
 
 export interface PlannedTile {
@@ -26,6 +27,8 @@ export interface PlannedTile {
   notify?: boolean;
   escapeKey?: string;
   remoteHooks?: boolean;
+  /** The git worktree it runs in (its cwd), made for it before. */
+  worktree?: Worktree;
   /** Absent: a fresh conversation (or none). */
   conversation?: Conversation;
   restored: RestoredTile;
@@ -51,7 +54,12 @@ export function planRestore(state: WorkspaceState, folderExists: (path: string) 
   let selected = state.ui.selected;
   state.tiles.forEach((saved, index) => {
     if (!folderExists(saved.cwd)) {
-      skipped.push(`tile ${index + 1} ${saved.name}: its folder ${saved.cwd} is gone`);
+      // A worktree removed meanwhile is said as such, and not made again behind the user's back.
+      skipped.push(
+        saved.worktree
+          ? `tile ${index + 1} ${saved.name}: its worktree ${saved.cwd} (branch ${saved.worktree.branch}) was removed; it is not made again (belltower add --worktree makes a new one)`
+          : `tile ${index + 1} ${saved.name}: its folder ${saved.cwd} is gone`,
+      );
       if (index < state.ui.selected) selected--;
       return;
     }
@@ -84,6 +92,7 @@ function planTile(saved: SavedTile): PlannedTile {
     ...(saved.notify !== undefined ? { notify: saved.notify } : {}),
     ...(saved.escapeKey !== undefined ? { escapeKey: saved.escapeKey } : {}),
     ...(saved.remoteHooks !== undefined ? { remoteHooks: saved.remoteHooks } : {}),
+    ...(saved.worktree ? { worktree: saved.worktree } : {}),
     ...(conversation ? { conversation } : {}),
     restored,
     ...(saved.screen ? { size: { cols: saved.screen.cols, rows: saved.screen.rows } } : {}),

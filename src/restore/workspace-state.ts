@@ -45,6 +45,10 @@ const savedTile = z.object({
   escapeKey: z.string().max(32).optional(),
   /** A remote tile's hooks over its ssh connection. */
   remoteHooks: z.boolean().optional(),
+  /** The git worktree belltower made for it (its cwd): a restore starts it there again. */
+  worktree: z
+    .object({ path: z.string().min(1).max(4096), branch: z.string().min(1).max(256), base: z.string().min(1).max(64), baseName: z.string().min(1).max(256), repository: z.string().min(1).max(4096) })
+    .optional(),
   /** The agent's session or thread id: what a restore resumes. */
   conversation: z.string().max(64).optional(),
   state: z.enum(TILE_STATES as [TileStateName, ...TileStateName[]]),

@@ -274,6 +274,7 @@ export async function hostSession(options: HostOptions): Promise<number> {
         timing: timings[i]!,
         ...(request.conversation ? { conversation: request.conversation } : {}),
         ...(request.restored ? { restored: request.restored } : {}),
+        ...(request.worktree ? { worktree: request.worktree } : {}),
         ...(request.remoteHooks !== undefined && !options.remoteHooksForAll ? { remoteHooks: request.remoteHooks } : {}),
       });
       settings.set(tile.id, { bell: request.bell ?? true, notify: request.notify ?? true, ...(request.escapeKey ? { escapeKey: parseEscapeKeyName(request.escapeKey) } : {}) });

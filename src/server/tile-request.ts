@@ -4,6 +4,7 @@
  */
 import type { Conversation } from '../agents/conversation.js';
 import type { RestoredTile } from '../tile/tile.js';
+import type { Worktree } from '../worktree/worktree-create.js';
 
 /** One tile to open: from the workspace file, or a SPEC on the command line. */
 export interface TileRequest {
@@ -24,6 +25,8 @@ export interface TileRequest {
    * and whether it is still unseen or muted. */
   conversation?: Conversation;
   restored?: RestoredTile;
+  /** The git worktree a restored tile runs in (its cwd). */
+  worktree?: Worktree;
   size?: { cols: number; rows: number };
   unseen?: boolean;
   muted?: boolean;

@@ -99,6 +99,21 @@ describe('a restore plan', () => {
   });
 });
 
+describe('a worktree tile', () => {
+  const worktree = { path: '/state/worktrees/repo-1a2b3c4d/feat-login', branch: 'feat-login', base: 'a'.repeat(40), baseName: 'main', repository: '/src/repo' };
+
+  it('comes back in its worktree, which it still knows as its own', () => {
+    const plan = planRestore(state([tile({ name: 'w', agent: 'claude', state: 'idle', cwd: worktree.path, worktree })]), () => true);
+    expect(plan.tiles[0]).toMatchObject({ cwd: worktree.path, worktree });
+  });
+
+  it('whose worktree was removed meanwhile is said to be, and is not made again', () => {
+    const plan = planRestore(state([tile({ name: 'w', agent: 'claude', state: 'idle', cwd: worktree.path, worktree }), tile({ name: 'b', agent: 'shell', state: 'idle' })]), (folder) => folder !== worktree.path);
+    expect(plan.tiles.map((t) => t.name)).toEqual(['b']);
+    expect(plan.skipped).toEqual([`tile 1 w: its worktree ${worktree.path} (branch feat-login) was removed; it is not made again (belltower add --worktree makes a new one)`]);
+  });
+});
+
 describe('the question', () => {
   it('says how many tiles, from when, and how belltower ended', () => {
     const saved = state([tile({ name: 'a', agent: 'shell', state: 'idle' }), tile({ name: 'b', agent: 'shell', state: 'idle' })]);

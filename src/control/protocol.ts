@@ -92,8 +92,9 @@ export interface TileInfo {
   /** The agent's own words for its state: the command it asks to approve, its last answer, its
    * error (from hooks, OSC 7501 `msg`, notify). Free text from the agent: show it escaped. */
   says?: string;
-  /** From the agent's own log: its model, context in use and window, tokens it wrote. */
-  facts?: { model?: string; contextTokens?: number; contextWindow?: number; outputTokens?: number };
+  /** From the agent's own log: its model, context in use and window, tokens it wrote, tokens it
+   * used in all (prompts and output). */
+  facts?: { model?: string; contextTokens?: number; contextWindow?: number; outputTokens?: number; totalTokens?: number };
   /** Once its process has ended: how (`closed`: belltower ended it). A finished command is `done`
    * or `failed`, so this, not the state, says whether the process still runs. */
   exit?: { code: number | null; signal: string | null; error?: string; closed: boolean };

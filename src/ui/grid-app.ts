@@ -670,6 +670,7 @@ export class GridApp {
         overlay,
         note,
         hidden: this.ui.hideIdle ? infos.filter((info, i) => info.state === 'idle' && i !== this.ui.selected).length : 0,
+        tokens: infos.reduce((sum, info) => sum + (info.facts?.totalTokens ?? 0), 0),
         scroll: this.ui.scroll
           ? { offset: this.ui.scroll.offset, length: view.screenOf(this.ui.scroll.tileId)?.bufferLength ?? 0, typing: this.ui.scroll.typing, select: selectionSummary(this.ui.scroll) }
           : null,

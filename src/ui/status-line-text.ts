@@ -3,12 +3,13 @@
  * way can be checked at every width without drawing anything; StatusLine only paints the result.
  *
  * What gives way first as the terminal narrows (docs/design.md, the status line):
- * - grid: the label's `belltower ·` (`20 tiles` is left); the `idle hidden` count; the counts that
+ * - grid: the agents' token total (`1.2M tokens`, the least urgent thing on the line); the label's
+ *   `belltower ·` (`20 tiles` is left); the `idle hidden` count; the counts that
  *   need nothing from the user (exited, unknown, idle, starting, then working); the key hints one at
  *   a time (`w why`, `z zoom`, `⏎ focus`, `q quit`, `n next`, and `? keys` last: it is how a newcomer
  *   finds every other key); the `N tiles` label; and only then the counts that say who needs you,
  *   from the least urgent (unseen, done, failed, blocked).
- * - focus: the idle-hidden and the other counts, then `back to the grid` shortens to `back`, then
+ * - focus: the token total, the idle-hidden and the other counts, then `back to the grid` shortens to `back`, then
  *   the tile's name is cut with … (to 12 columns, then as far as it must), then the needs-you counts
  *   go, least urgent first.
  *   `Ctrl+\ back` (the escape key) itself stays at any width from 40 columns up: it is the only way
@@ -24,6 +25,7 @@ import stringWidth from 'string-width';
 import { printable } from '../platform/printable.js';
 import type { TileStateName } from '../verdict/state.js';
 import { showKey } from './keymap.js';
+import { tokenCount } from '../sources/transcript/session-facts.js';
 
 export interface StatusFacts {
   width: number;
@@ -37,6 +39,8 @@ export interface StatusFacts {
   unseen?: number;
   /** Idle tiles left out of the layout. */
   hidden?: number;
+  /** Tokens every tile's agent used this session, as their logs count them (0: none said). */
+  tokens?: number;
   /** The scroll view: lines up from the bottom, lines kept, the search being typed, and the
    * selection of copy mode (characters or lines, and how many lines it spans). */
   scroll?: { offset: number; length: number; typing: string | null; select?: { kind: 'char' | 'line'; lines: number } | null } | null;
@@ -46,6 +50,7 @@ export type StatusPart =
   | { kind: 'count'; state: TileStateName; text: string }
   | { kind: 'unseen'; text: string }
   | { kind: 'hidden'; text: string }
+  | { kind: 'tokens'; text: string }
   | { kind: 'note'; text: string };
 
 export interface StatusLineText {
@@ -145,7 +150,7 @@ function gridPlan(facts: StatusFacts): { build: (l: Limits) => Draft; steps: Ste
   };
   const steps: Step[] = facts.note
     ? [...drops('brand', 'why', 'zoom', 'focus', 'quit', 'next'), { cut: 'note', to: NOTE_MIN }, ...drops('keys', 'label'), { cut: 'note', to: 0 }]
-    : drops('brand', 'hidden', ...[...OTHERS].reverse(), 'why', 'zoom', 'focus', 'quit', 'next', 'keys', 'label', 'unseen', ...[...NEEDS_YOU].reverse());
+    : drops('tokens', 'brand', 'hidden', ...[...OTHERS].reverse(), 'why', 'zoom', 'focus', 'quit', 'next', 'keys', 'label', 'unseen', ...[...NEEDS_YOU].reverse());
   return { build, steps };
 }
 
@@ -161,7 +166,7 @@ function focusPlan(facts: StatusFacts): { build: (l: Limits) => Draft; steps: St
   const steps: Step[] = facts.note
     ? [...drops('long'), ...NAME_AND_NOTE]
     : // The name is also on the tile's own frame; who else needs you is not, so the name goes first.
-      [...drops('hidden', ...[...OTHERS].reverse(), 'long'), { cut: 'name', to: NAME_MIN }, { cut: 'name', to: 0 }, ...drops('unseen', ...[...NEEDS_YOU].reverse())];
+      [...drops('tokens', 'hidden', ...[...OTHERS].reverse(), 'long'), { cut: 'name', to: NAME_MIN }, { cut: 'name', to: 0 }, ...drops('unseen', ...[...NEEDS_YOU].reverse())];
   return { build, steps };
 }
 
@@ -246,6 +251,7 @@ function counted(facts: StatusFacts, dropped: ReadonlySet<string>): Omit<Draft['
     ...(unseen > 0 && !dropped.has('unseen') ? [{ kind: 'unseen' as const, text: `${unseen} unseen` }] : []),
     ...shown(OTHERS),
     ...(hidden > 0 && !dropped.has('hidden') ? [{ kind: 'hidden' as const, text: `${hidden} idle hidden` }] : []),
+    ...(facts.tokens && !dropped.has('tokens') ? [{ kind: 'tokens' as const, text: `${tokenCount(facts.tokens)} tokens` }] : []),
   ];
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeFacts, readFacts } from '../../src/sources/transcript/session-facts.js';
+import { describeFacts, readFacts, tokenCount } from '../../src/sources/transcript/session-facts.js';
 import type { SessionFacts } from '../../src/sources/transcript/session-facts.js';
 
 describe('readFacts', () => {
@@ -13,15 +13,23 @@ describe('readFacts', () => {
     let facts: SessionFacts = {};
     for (const record of [block('m1', 1000, 50), block('m1', 1000, 50), block('m2', 2000, 70)]) facts = readFacts(facts, record);
     expect(facts).toMatchObject({ model: 'claude-opus-5-5', contextTokens: 26_000, contextWindow: 200_000, outputTokens: 120 });
-    expect(describeFacts(facts)).toBe('opus-5-5 · 13% context');
+    // Used in all: each call's whole prompt (cached or not) and its output, once per message.
+    expect(facts.totalTokens).toBe(1000 + 20_000 + 4_000 + 50 + (2000 + 20_000 + 4_000 + 70));
+    expect(describeFacts(facts)).toBe('opus-5-5 · 13% context · 51k tokens');
   });
 
   it("reads Codex's model and token counts from its rollout", () => {
     let facts: SessionFacts = {};
     facts = readFacts(facts, { type: 'turn_context', payload: { model: 'gpt-5.5-codex' } });
-    facts = readFacts(facts, { type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { output_tokens: 900 }, last_token_usage: { input_tokens: 54_400 }, model_context_window: 272_000 } } });
-    expect(facts).toEqual({ model: 'gpt-5.5-codex', contextTokens: 54_400, outputTokens: 900, contextWindow: 272_000 });
-    expect(describeFacts(facts)).toBe('gpt-5.5-codex · 20% context');
+    facts = readFacts(facts, { type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: 61_000, output_tokens: 900, total_tokens: 61_900 }, last_token_usage: { input_tokens: 54_400 }, model_context_window: 272_000 } } });
+    expect(facts).toEqual({ model: 'gpt-5.5-codex', contextTokens: 54_400, outputTokens: 900, totalTokens: 61_900, contextWindow: 272_000 });
+    expect(describeFacts(facts)).toBe('gpt-5.5-codex · 20% context · 62k tokens');
+    // Without its total, what it read and wrote.
+    expect(readFacts({}, { type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: 100, output_tokens: 20 } } } }).totalTokens).toBe(120);
+  });
+
+  it('says token counts as people read them', () => {
+    expect([950, 1000, 1250, 9_960, 48_400, 999_499, 1_200_000, 12_600_000].map(tokenCount)).toEqual(['950', '1k', '1.3k', '10k', '48k', '999k', '1.2M', '13M']);
   });
 
   it('ignores records that do not fit, and subagents (sidechains)', () => {
@@ -40,5 +48,15 @@ describe('readFacts', () => {
     }
     expect(facts.model).toBe('claude-opus-5-5');
     expect(facts.contextTokens).toBeGreaterThan(0);
+    // The tokens used are the transcript's own usage numbers, one message at a time.
+    const usages = new Map<string, Record<string, number>>();
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const value = line ? (JSON.parse(line) as { type: string; record?: { type?: string; isSidechain?: boolean; message?: { id?: string; usage?: Record<string, number> } } }) : null;
+      const message = value?.type === 'transcript' && value.record?.type === 'assistant' && !value.record.isSidechain ? value.record.message : undefined;
+      if (message?.id && message.usage) usages.set(message.id, message.usage);
+    }
+    expect(usages.size).toBeGreaterThan(0);
+    const sum = [...usages.values()].reduce((n, u) => n + (u.input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.output_tokens ?? 0), 0);
+    expect(facts.totalTokens).toBe(sum);
   });
 });

@@ -220,3 +220,20 @@ describe('StatusLine drawn by Ink', () => {
     expect(plain(out)).toBe(plain(drawn(facts({ width: 80 }))));
   });
 });
+
+describe("the agents' token total", () => {
+  it('shows at the end of the counts while there is room, and is the first thing to give way', () => {
+    const wide = statusLinePlain(statusLineText(facts({ width: 240, tokens: 1_234_000 })));
+    expect(wide).toMatch(/ · 2 idle hidden · 1.2M tokens /);
+    for (const width of WIDTHS) {
+      const f = facts({ width, tokens: 1_234_000 });
+      const line = statusLineText(f);
+      expectSound(line, f);
+      const without = statusLinePlain(statusLineText(facts({ width })));
+      // Where it does not fit, the line is exactly what it would be without it.
+      if (!statusLinePlain(line).includes('tokens')) expect(statusLinePlain(line)).toBe(without);
+    }
+    expect(statusLinePlain(statusLineText(facts({ width: 80, tokens: 1_234_000 })))).not.toContain('tokens');
+    expect(statusLinePlain(statusLineText(facts({ width: 240, tokens: 0 })))).not.toContain('tokens');
+  });
+});

@@ -13,6 +13,9 @@ export interface SessionFacts {
   contextWindow?: number;
   /** Tokens the agent wrote in this session. */
   outputTokens?: number;
+  /** Tokens this session used: every model call's prompt (cached or not) and what it wrote, as
+   * the agent's log counts them (Codex: its `total_tokens`). */
+  totalTokens?: number;
   /** Message ids already counted (Claude writes one record per content block of a message). */
   counted?: readonly string[];
 }
@@ -44,6 +47,7 @@ function claudeFacts(facts: SessionFacts, message: Record<string, unknown>): Ses
     ...next,
     ...(context > 0 ? { contextTokens: context } : {}),
     outputTokens: (facts.outputTokens ?? 0) + (fresh ? num(usage.output_tokens) : 0),
+    totalTokens: (facts.totalTokens ?? 0) + (fresh ? context + num(usage.output_tokens) : 0),
     ...(id !== null && fresh ? { counted: [...counted, id].slice(-COUNTED_KEPT) } : {}),
   };
 }
@@ -57,17 +61,25 @@ function codexTokens(facts: SessionFacts, payload: Record<string, unknown>): Ses
   return {
     ...facts,
     ...(last ? { contextTokens: num(last.input_tokens) } : {}),
-    ...(total ? { outputTokens: num(total.output_tokens) } : {}),
+    ...(total ? { outputTokens: num(total.output_tokens), totalTokens: num(total.total_tokens) || num(total.input_tokens) + num(total.output_tokens) } : {}),
     ...(window > 0 ? { contextWindow: window } : {}),
   };
 }
 
-/** `opus-5-5 · 12% context` — the short form for a tile's header. */
+/** `opus-5-5 · 12% context · 48k tokens` — the short form for a tile's header. */
 export function describeFacts(facts: SessionFacts | undefined): string | null {
   if (!facts?.model && facts?.contextTokens === undefined) return null;
   const model = facts.model?.replace(/^claude-/, '').replace(/-\d{8}$/, '');
   const fill = facts.contextTokens !== undefined && facts.contextWindow ? `${Math.min(100, Math.round((facts.contextTokens / facts.contextWindow) * 100))}% context` : null;
-  return [model, fill].filter((p): p is string => !!p).join(' · ') || null;
+  const used = facts.totalTokens ? `${tokenCount(facts.totalTokens)} tokens` : null;
+  return [model, fill, used].filter((p): p is string => !!p).join(' · ') || null;
+}
+
+/** `950`, `48k`, `1.2M`: a token count as people read it (k and M of 1000). */
+export function tokenCount(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1_000_000) return `${n < 10_000 ? (n / 1000).toFixed(1).replace(/\.0$/, '') : Math.round(n / 1000)}k`;
+  return `${n < 10_000_000 ? (n / 1_000_000).toFixed(1).replace(/\.0$/, '') : Math.round(n / 1_000_000)}M`;
 }
 
 function num(value: unknown): number {

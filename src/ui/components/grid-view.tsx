@@ -29,6 +29,8 @@ export interface GridModel {
   note: string | null;
   /** How many idle tiles are hidden (H). */
   hidden: number;
+  /** Tokens the tiles' agents used this session, by their own logs. */
+  tokens?: number;
   /** The scroll view, when one is open. */
   scroll?: StatusFacts['scroll'];
 }
@@ -89,6 +91,7 @@ export function GridView({ model }: { model: GridModel }) {
           states={tiles.map((t) => t.state)}
           unseen={tiles.filter((t) => t.unseen).length}
           hidden={model.hidden}
+          tokens={model.tokens ?? 0}
           scroll={model.scroll ?? null}
           mode={ui.mode}
           focusedName={selectedTile ? `${selectedTile.id} ${selectedTile.name}` : null}

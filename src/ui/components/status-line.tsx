@@ -40,6 +40,7 @@ function partStyle(part: StatusPart, color: boolean): { color?: string; bold?: b
     case 'unseen':
       return { bold: true };
     case 'hidden':
+    case 'tokens':
       return { dimColor: true };
   }
 }

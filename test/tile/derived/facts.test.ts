@@ -9,7 +9,7 @@ const assistant = (id: string, output: number) => ({
 describe('foldFacts', () => {
   it('reads the model and tokens from transcript evidence only', () => {
     const facts = [assistant('m1', 10), assistant('m1', 10), assistant('m2', 2)].reduce((f, record) => foldFacts(f, { type: 'transcript', path: '/t.jsonl', record }), {});
-    expect(shownFacts(facts)).toEqual({ model: 'claude-opus-5-5', contextWindow: 200_000, contextTokens: 25, outputTokens: 12 });
+    expect(shownFacts(facts)).toEqual({ model: 'claude-opus-5-5', contextWindow: 200_000, contextTokens: 25, outputTokens: 12, totalTokens: 62 });
     expect(foldFacts(facts, { type: 'hook', event: 'Stop', payload: { model: 'other' } })).toBe(facts);
   });
 

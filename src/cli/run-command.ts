@@ -11,6 +11,7 @@ import { fileLogger } from '../platform/file-logger.js';
 import { belltowerDirs } from '../platform/state-dir.js';
 import { verdictRow } from '../record/verdict-row.js';
 import { sizeProblem, TERMINAL_SIZE } from '../session/terminal-size.js';
+import { tileWorktree } from '../tile/add-request.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { VerdictChange } from '../tile/tile.js';
 import { resolveTiming } from '../verdict/timing.js';
@@ -49,6 +50,8 @@ export interface HeadlessTile {
   env?: Record<string, string>;
   timing?: Record<string, number>;
   remoteHooks?: boolean;
+  /** A workspace file's `worktree` (see WorkspaceTile). */
+  newWorktree?: { branch?: string };
 }
 
 /** `run --headless --config FILE [SPEC...]`: the file's tiles first, once it is trusted — there is
@@ -66,7 +69,14 @@ export async function runHeadlessWorkspace(specs: string[], flags: RunFlags, out
   if (refused !== null) return refused;
   const timing = withWorkspaceTiming(workspace.timing, flags.timing);
   const tiles: HeadlessTile[] = [
-    ...workspace.tiles.map((t) => ({ ...(t.name ? { name: t.name } : {}), cwd: t.cwd, env: t.env, timing: t.timing, ...(t.remoteHooks !== undefined ? { remoteHooks: t.remoteHooks } : {}) })),
+    ...workspace.tiles.map((t) => ({
+      ...(t.name ? { name: t.name } : {}),
+      cwd: t.cwd,
+      env: t.env,
+      timing: t.timing,
+      ...(t.remoteHooks !== undefined ? { remoteHooks: t.remoteHooks } : {}),
+      ...(t.newWorktree ? { newWorktree: t.newWorktree } : {}),
+    })),
     ...specs.map(() => ({})),
   ];
   return runHeadless([...workspace.tiles.map((t) => t.spec), ...specs], { ...flags, timing }, out, { tiles });
@@ -141,9 +151,16 @@ export async function runHeadless(specs: string[], flags: RunFlags, out: Output,
       if (stopping) break;
       const extra = style.tiles?.[i] ?? {};
       const own = extra.timing && Object.keys(extra.timing).length > 0 ? resolveTiming({ ...timing, ...extra.timing }) : undefined;
+      // A workspace file's `worktree`: the one made for it before, or a new one; a refusal starts
+      // nothing for this tile and is said on stderr.
+      const worktree = extra.newWorktree ? await tileWorktree(launch, extra.cwd ?? process.cwd(), { ...extra.newWorktree, hint: extra.name ?? launch.name, reuse: true }, { env: process.env }) : undefined;
+      if (typeof worktree === 'string') {
+        out.error(`belltower: not started: tile ${i + 1}${extra.name ? ` ${extra.name}` : ''}: ${worktree}`);
+        continue;
+      }
       const tile = await tiles.add(launch, {
         name: extra.name ?? style.names?.[i],
-        ...(extra.cwd ? { cwd: extra.cwd } : {}),
+        ...(worktree ? { cwd: worktree.path, worktree } : extra.cwd ? { cwd: extra.cwd } : {}),
         ...(extra.env ? { env: extra.env } : {}),
         ...(own ? { timing: own } : {}),
         ...(extra.remoteHooks !== undefined && !flags.remoteHooks ? { remoteHooks: extra.remoteHooks } : {}),

@@ -25,6 +25,7 @@ import { when } from '../restore/restore-plan.js';
 import type { RestorePlan } from '../restore/restore-plan.js';
 import { StateSaver } from '../restore/state-saver.js';
 import type { WorkspaceState } from '../restore/workspace-state.js';
+import { tileWorktree } from '../tile/add-request.js';
 import { TileSet } from '../tile/tile-set.js';
 import type { TileSetOptions } from '../tile/tile-starter.js';
 import type { RingState } from '../tile/workspace-view.js';
@@ -261,20 +262,33 @@ export async function hostSession(options: HostOptions): Promise<number> {
     });
     const unseen: number[] = [];
     const muted: number[] = [];
+    const notStarted: string[] = [];
     for (const [i, launch] of setup.launches.entries()) {
       const size = sizeOf(i);
       const request = requests[i]!;
+      // A workspace file's `worktree`: the one made for this tile before, or a new one; a refusal
+      // starts nothing for it and is said on the status line and in the log.
+      let worktree = request.worktree;
+      if (!worktree && request.newWorktree) {
+        const made = await tileWorktree(launch, request.cwd, { ...request.newWorktree, hint: request.name ?? launch.name, reuse: true }, { env: tileEnv });
+        if (typeof made === 'string') {
+          notStarted.push(`tile ${i + 1}${request.name ? ` ${request.name}` : ''}: ${made}`);
+          log('warn', `not started: tile ${i + 1}: ${made}`);
+          continue;
+        }
+        worktree = made;
+      }
       const tile = await tiles.add(launch, {
         ...(request.name ? { name: request.name } : {}),
         // A restored screen is drawn at its own size; the grid gives the tile its place after.
         cols: request.size?.cols ?? size.width,
         rows: request.size?.rows ?? size.height,
-        cwd: request.cwd,
+        cwd: worktree?.path ?? request.cwd,
         ...(request.env ? { env: request.env } : {}),
         timing: timings[i]!,
         ...(request.conversation ? { conversation: request.conversation } : {}),
         ...(request.restored ? { restored: request.restored } : {}),
-        ...(request.worktree ? { worktree: request.worktree } : {}),
+        ...(worktree ? { worktree } : {}),
         ...(request.remoteHooks !== undefined && !options.remoteHooksForAll ? { remoteHooks: request.remoteHooks } : {}),
       });
       settings.set(tile.id, { bell: request.bell ?? true, notify: request.notify ?? true, ...(request.escapeKey ? { escapeKey: parseEscapeKeyName(request.escapeKey) } : {}) });
@@ -295,6 +309,10 @@ export async function hostSession(options: HostOptions): Promise<number> {
       const count = restoring.plan.tiles.length;
       initialUi.note = `restored ${count} ${count === 1 ? 'tile' : 'tiles'} from ${when(new Date(restoring.state.savedAt), new Date())}${restoring.plan.skipped.length > 0 ? ` (${restoring.plan.skipped.length} not: see the log)` : ''}`;
       for (const line of restoring.plan.skipped) log('warn', `not restored: ${line}`);
+    }
+    if (notStarted.length > 0) {
+      const said = `not started: ${notStarted[0]}${notStarted.length > 1 ? ` (and ${notStarted.length - 1} more: see the log)` : ''}`;
+      initialUi.note = initialUi.note ? `${initialUi.note} · ${said}` : said;
     }
     saver?.changed();
     if (!finishing) {

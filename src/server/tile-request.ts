@@ -27,6 +27,8 @@ export interface TileRequest {
   restored?: RestoredTile;
   /** The git worktree a restored tile runs in (its cwd). */
   worktree?: Worktree;
+  /** A workspace file's `worktree`: the git worktree to start it in (made, or the one made before). */
+  newWorktree?: { branch?: string };
   size?: { cols: number; rows: number };
   unseen?: boolean;
   muted?: boolean;

@@ -35,17 +35,17 @@ export function readAddRequest(
   return { launch, cwd };
 }
 
-/** The worktree a tile asked for (`add --worktree`), made in its folder's repository, or why not
- * (nothing is then started). */
+/** The worktree a tile asked for (`add --worktree`, a workspace file's `worktree`: `reuse`, the one
+ * made for it before), made in its folder's repository, or why not (nothing is then started). */
 export async function tileWorktree(
   launch: LaunchSpec,
   cwd: string,
-  asked: { branch?: string; base?: string; hint: string },
+  asked: { branch?: string; base?: string; hint: string; reuse?: boolean },
   set: { env: Record<string, string | undefined>; stateDir?: string },
 ): Promise<Worktree | string> {
   if (launch.remote) return 'a worktree is made on this machine: a remote tile cannot start in one';
   try {
-    return await createWorktree({ cwd, ...(asked.branch ? { branch: asked.branch } : {}), ...(asked.base ? { base: asked.base } : {}), hint: asked.hint, stateDir: set.stateDir ?? belltowerDirs({ env: set.env }).state, env: set.env });
+    return await createWorktree({ cwd, ...(asked.branch ? { branch: asked.branch } : {}), ...(asked.base ? { base: asked.base } : {}), hint: asked.hint, ...(asked.reuse ? { reuse: true } : {}), stateDir: set.stateDir ?? belltowerDirs({ env: set.env }).state, env: set.env });
   } catch (error) {
     if (error instanceof WorktreeError || error instanceof GitError || error instanceof PrivateDirError) return error.message;
     throw error;

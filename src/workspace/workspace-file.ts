@@ -36,6 +36,7 @@ const tileSchema = z
     timing: z.record(z.string(), z.number()).optional(),
     remote: z.string().min(1).optional(),
     remoteHooks: z.boolean().optional(),
+    worktree: z.union([z.boolean(), z.string().min(1).max(200)]).optional(),
   })
   .strict();
 
@@ -67,6 +68,9 @@ export interface WorkspaceTile {
   timing: Record<string, number>;
   /** Hooks for a remote tile, forwarded over its ssh connection (only for a tile that runs over ssh). */
   remoteHooks?: boolean;
+  /** Start it in a git worktree of its folder's repository: on `branch`, or `belltower/<name>`;
+   * the one made for it before, if there is one. */
+  newWorktree?: { branch?: string };
 }
 
 export interface Workspace {
@@ -134,6 +138,7 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
     if (tile.remoteHooks === true && tile.remote === undefined && !/^\s*ssh\s/.test(tile.command ?? '')) {
       errors.push(at(here('remoteHooks'), 'only a tile that runs over ssh takes "remoteHooks": add "remote": "user@host"'));
     }
+    if (tile.worktree !== undefined && tile.worktree !== false && tile.remote !== undefined) errors.push(at(here('worktree'), 'a worktree is made on this machine: a remote tile cannot start in one'));
     const cwd = resolve(base, tile.cwd ?? '.');
     if (tile.cwd !== undefined) {
       const kind = folderKind(cwd);
@@ -167,6 +172,7 @@ export function parseWorkspace(text: string, file: string, shown: string): LoadR
       ...(tile.escapeKey !== undefined ? { escapeKey: tile.escapeKey } : {}),
       timing: tile.timing ?? {},
       ...(remoteHooks !== undefined && (tile.remote !== undefined || tile.command !== undefined) ? { remoteHooks } : {}),
+      ...(tile.worktree === true ? { newWorktree: {} } : typeof tile.worktree === 'string' ? { newWorktree: { branch: tile.worktree } } : {}),
     });
   });
   if (errors.length > 0) return { ok: false, errors };
@@ -238,7 +244,8 @@ export function exampleWorkspace(agentsFound: readonly string[]): string {
 // A tile is an "agent" (claude, codex, gemini, shell) or a "command" (any command line), with
 // optional "name", "cwd" (relative to this file), "args" (an agent's arguments), "env",
 // "bell" and "notify" (false keeps this tile quiet), "escapeKey" and "timing" overrides, and
-// "remote" ("me@devbox", or "-p 2222 me@devbox") to run it on another machine over ssh.
+// "remote" ("me@devbox", or "-p 2222 me@devbox") to run it on another machine over ssh, and
+// "worktree" (true, or a branch name) to run it in a git worktree of its own.
 {
   "tiles": [
 ${tiles.join('\n')}

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseSpec, SpecError, specWord } from '../agents/launch-spec.js';
 import { printable } from '../platform/printable.js';
+import { defaultBranch } from '../worktree/worktree-create.js';
 import type { Workspace } from './workspace-file.js';
 
 /** Variables that make a shell, a loader or an interpreter run code of their choosing. */
@@ -66,6 +67,7 @@ export function summarizeWorkspace(workspace: Workspace, shown: string, ctx: Sum
       lines.push(`      runs ${printable(tilde(found))}${inside ? '   ! a program from this folder, not an installed one' : ''}`);
     }
     lines.push(`      in ${printable(tilde(tile.cwd))}`);
+    if (tile.newWorktree) lines.push(`      in a git worktree of its repository, on branch ${printable(tile.newWorktree.branch ?? defaultBranch(name))} (made, or the one made for it before)`);
     for (const [key, value] of Object.entries(tile.env)) {
       const flag = RUNS_CODE.has(key) || RUNS_CODE_PREFIX.test(key) ? '   ! can make the program run other code' : '';
       lines.push(`      sets ${printable(key)}=${printable(specWord(value))}${flag}`);

@@ -5,7 +5,7 @@
  * every refusal is a message the user can act on, and nothing is left half made.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../platform/private-dir.js';
 import { git, GitError } from './git-command.js';
@@ -26,6 +26,10 @@ export interface WorktreeRequest {
   /** belltower's state folder: worktrees go under `<state>/worktrees/`. */
   stateDir: string;
   env?: NodeJS.ProcessEnv;
+  /** A workspace file's tile: the branch is `branch`, or `belltower/<hint>` (never numbered), and
+   * the worktree belltower made for it before is opened again rather than refused — so the same
+   * workspace opens the same worktrees each time. */
+  reuse?: boolean;
 }
 
 export interface Worktree {
@@ -51,6 +55,11 @@ function folderOf(branch: string): string {
   return branch.replace(/[/\\]+/g, '-');
 }
 
+/** The branch a workspace file's tile named `hint` gets when its `worktree` names none. */
+export function defaultBranch(hint: string | undefined): string {
+  return `belltower/${slug(hint)}`;
+}
+
 /** `hint` as a branch name's last part: letters, digits, `.`, `-` and `_`. */
 function slug(hint: string | undefined): string {
   const word = (hint ?? '').normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 40);
@@ -71,6 +80,26 @@ async function branchExists(repository: string, branch: string, env: NodeJS.Proc
   return found.status === 0;
 }
 
+/**
+ * The worktree belltower made before at `where` for `branch` of `repository`, if that is what
+ * `where` still is (its own top folder, on that branch, of that repository); else null. Its base is
+ * where the branch left the repository's current branch (`git merge-base`).
+ */
+async function ownWorktree(where: string, branch: string, repository: string, baseName: string, env: NodeJS.ProcessEnv | undefined): Promise<Worktree | null> {
+  if (!existsSync(where) || lstatSync(where).isSymbolicLink()) return null;
+  const ask = async (cwd: string, args: string[]) => (await run(args, cwd, env, [1, 128])).stdout.trim();
+  const [top, head, common, repositoryCommon] = await Promise.all([
+    ask(where, ['rev-parse', '--show-toplevel']),
+    ask(where, ['rev-parse', '--abbrev-ref', 'HEAD']),
+    ask(where, ['rev-parse', '--path-format=absolute', '--git-common-dir']),
+    ask(repository, ['rev-parse', '--path-format=absolute', '--git-common-dir']),
+  ]);
+  if (top !== realpathSync(where) || head !== branch || common === '' || common !== repositoryCommon) return null;
+  const base = await ask(repository, ['merge-base', 'HEAD', `refs/heads/${branch}`]);
+  if (!base) return null;
+  return { path: where, branch, base, baseName, repository };
+}
+
 export async function createWorktree(request: WorktreeRequest): Promise<Worktree> {
   const { env } = request;
   if (!existsSync(request.cwd)) throw new WorktreeError(`${request.cwd} does not exist; nothing started`);
@@ -88,11 +117,19 @@ export async function createWorktree(request: WorktreeRequest): Promise<Worktree
   }
 
   let branch: string;
-  if (request.branch !== undefined) {
-    const valid = await run(['check-ref-format', '--branch', request.branch], repository, env, [1, 128]);
-    if (valid.status !== 0 || request.branch.startsWith('-')) throw new WorktreeError(`"${request.branch}" is not a valid branch name; nothing started`);
-    branch = request.branch;
-    if (await branchExists(repository, branch, env)) throw new WorktreeError(`branch ${branch} already exists in ${repository}: name another, or leave the name out for a new one; nothing started`);
+  if (request.branch !== undefined || request.reuse) {
+    branch = request.branch ?? defaultBranch(request.hint);
+    const valid = await run(['check-ref-format', '--branch', branch], repository, env, [1, 128]);
+    if (valid.status !== 0 || branch.startsWith('-')) throw new WorktreeError(`"${branch}" is not a valid branch name; nothing started`);
+    if (await branchExists(repository, branch, env)) {
+      const again = request.reuse ? await ownWorktree(path.join(worktreesFolder(request.stateDir, repository), folderOf(branch)), branch, repository, baseName, env) : null;
+      if (again) return again;
+      throw new WorktreeError(
+        request.reuse
+          ? `branch ${branch} already exists in ${repository}, and not in a worktree belltower made for it: name another branch in "worktree"; nothing started`
+          : `branch ${branch} already exists in ${repository}: name another, or leave the name out for a new one; nothing started`,
+      );
+    }
   } else {
     const stem = `belltower/${slug(request.hint)}`;
     branch = stem;

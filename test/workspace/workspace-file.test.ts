@@ -93,6 +93,16 @@ describe('the workspace file', () => {
     expect(errorsOf('{ "tiles": [ { "command": "x", "args": ["y"] } ] }')[0]).toMatch(/tiles\[0\]\.args: "args" go with an agent/);
   });
 
+  it('"worktree" asks for a git worktree: true for belltower/<name>, a string for that branch; never on a remote tile', () => {
+    const base = folder();
+    const text = '{ "tiles": [ { "agent": "claude", "worktree": true }, { "agent": "codex", "worktree": "feat-x" }, { "agent": "shell", "worktree": false } ] }';
+    const result = parseWorkspace(text, join(base, 'belltower.json'), 'belltower.json');
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(result.workspace.tiles.map((t) => t.newWorktree)).toEqual([{}, { branch: 'feat-x' }, undefined]);
+    expect(errorsOf('{ "tiles": [ { "agent": "claude", "remote": "devbox", "worktree": true } ] }')).toEqual(['belltower.json:1: tiles[0].worktree: a worktree is made on this machine: a remote tile cannot start in one']);
+    expect(errorsOf('{ "tiles": [ { "agent": "claude", "worktree": 3 } ] }')[0]).toMatch(/tiles\[0\]\.worktree/);
+  });
+
   it('"remote" runs a tile on another machine over ssh, as the same agent', () => {
     const base = folder();
     const text = `{

@@ -24,6 +24,8 @@ import type { AttachFlags } from './session-commands.js';
 import type { GridFlags } from './grid-command.js';
 import { initWorkspace } from './workspace-command.js';
 import { trustCommand } from './trust-command.js';
+import { worktreesCommand } from './worktrees-command.js';
+import type { WorktreesFlags } from './worktrees-command.js';
 import type { TrustFlags } from './trust-command.js';
 import { WORKSPACE_FILE } from '../workspace/workspace-file.js';
 import type { RunFlags } from './run-command.js';
@@ -141,6 +143,13 @@ export function buildProgram(out: Output, setExit: (code: number) => void): Comm
     .argument('<tile>')
     .option('--session <name>', 'which running belltower')
     .action(async (tile: string, flags: { session?: string }) => setExit(await diffCommand(tile, { ...flags, color: process.stdout.isTTY === true }, out)));
+
+  program
+    .command('worktrees')
+    .description('the git worktrees belltower made: branch, folder, repository, and whether anything in them is uncommitted, on no other branch, or in use by a tile')
+    .option('--prune', 'remove those that lose nothing: clean, no commit on no other branch, not in use by a tile (the rest are named, with why)')
+    .option('--json', 'one JSON array')
+    .action(async (flags: WorktreesFlags) => setExit(await worktreesCommand(flags, out)));
 
   program
     .command('send')

@@ -36,6 +36,8 @@ import { answerWords } from '../agents/permission-choices.js';
 import { rowText } from '../session/styled-row.js';
 import type { AddForm, Completions } from './tile-forms.js';
 import { loadReview } from './review-source.js';
+import { lossRead } from './close-worktree.js';
+import { readWorktreeLoss, removeTileWorktree } from './worktree-closing.js';
 import type { ReviewLine } from './review.js';
 import { describeFacts } from '../sources/transcript/session-facts.js';
 import { follow, scrollbackView } from './scroll.js';
@@ -339,26 +341,35 @@ export class GridApp {
         if (this.options.onDetach) return this.options.onDetach();
         return this.say('d detaches from a session server: this grid runs with --no-server, so its tiles end with this terminal');
       case 'add':
-        return void this.settle(view.addTile?.(effect.spec, { cwd: effect.cwd, ...(effect.name ? { name: effect.name } : {}) }), (info) => {
+        return void this.settle(view.addTile?.(effect.spec, { cwd: effect.cwd, ...(effect.name ? { name: effect.name } : {}), ...(effect.worktree ? { worktree: effect.worktree } : {}) }), (info) => {
           const index = view.tileInfos().findIndex((t) => t.id === info.id);
           const before = this.ui;
           if (index >= 0) this.ui = { ...this.ui, selected: index };
           this.kept(before);
-          return `tile ${info.id} ${info.name} added`;
+          return `tile ${info.id} ${info.name} added${info.worktree ? ` in a worktree on branch ${info.worktree.branch}` : ''}`;
         }, (reason) => ({
           type: 'add',
-          fields: [effect.spec, effect.cwd, effect.name ?? ''],
-          field: /folder|directory/.test(reason) ? 1 : /tile name|another tile/.test(reason) ? 2 : 0,
+          fields: [effect.spec, effect.cwd, effect.name ?? '', effect.worktreeField ?? ''],
+          // The reason goes under the field it is about (a worktree's refusals name git or a branch).
+          field: effect.worktree && /worktree|branch|git|commit|lock/.test(reason) ? 3 : /folder|directory/.test(reason) ? 1 : /tile name|another tile/.test(reason) ? 2 : 0,
           error: reason,
         }));
       case 'close': {
         const info = view.tileInfos().find((t) => t.id === effect.tileId);
         if (!info) return;
+        const remove = effect.remove;
         return void this.settle(
-          view.closeTile?.(info).then((error) => error ?? info),
-          () => `tile ${info.id} ${info.name} closed`,
+          view.closeTile?.(info).then(async (error) => {
+            if (error !== null || !remove) return error ?? info;
+            const removed = await removeTileWorktree(remove);
+            this.options.logger('info', `tile ${info.id} closed, worktree ${remove.path}: ${removed}`);
+            return { ...info, removed };
+          }),
+          (closed) => `tile ${info.id} ${info.name} closed${'removed' in closed ? `; ${closed.removed}` : ''}`,
         );
       }
+      case 'worktree-loss':
+        return this.readLoss(effect.tileId, effect.path);
       case 'restart': {
         const info = view.tileInfos().find((t) => t.id === effect.tileId);
         if (!info) return;
@@ -400,6 +411,18 @@ export class GridApp {
         return this.markChrome();
       }
     }
+  }
+
+  /** Tell the close question open on tile `id` what removing its worktree would lose. */
+  private readLoss(id: number, folder: string): void {
+    void readWorktreeLoss(folder).then((read) => {
+      const open = this.ui.overlay;
+      if (this.stopped || open?.type !== 'close-worktree' || open.tileId !== id || open.step !== 'reading') return;
+      const step = lossRead(open, read);
+      this.ui = { ...this.ui, overlay: step.overlay };
+      for (const effect of step.effects) this.perform(effect);
+      this.markChrome();
+    });
   }
 
   /** Fill the review overlay open on tile `id` with what git says of its changes. */
@@ -514,6 +537,7 @@ export class GridApp {
       sinceMs: info.sinceMs,
       ...(screen && info.state !== 'exited' ? { modes: screen.inputModes } : {}),
       ...(shown !== undefined ? { shownRequest: shown } : {}),
+      ...(info.worktree ? { worktree: { path: info.worktree.path, branch: info.worktree.branch } } : {}),
     };
   }
 

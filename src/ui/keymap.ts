@@ -64,7 +64,7 @@ export const GRID_BINDINGS: readonly Binding[] = [
   { keys: ['D'], show: 'D', help: "review the selected tile's changes: its diff against its base, files then hunks", action: () => ({ type: 'review' }) },
   { keys: ['[', 'pageup'], show: '[ PgUp', help: "scroll back through the selected tile's output (its program keeps running)", action: (key) => ({ type: 'scroll', pageUp: key === 'pageup' }) },
   { keys: ['a'], show: 'a', help: 'add a tile: an agent, shell or command, in a folder, with a name', action: () => ({ type: 'add' }) },
-  { keys: ['x'], show: 'x', help: 'close the selected tile (asks while it is working or blocked)', action: () => ({ type: 'close' }) },
+  { keys: ['x'], show: 'x', help: 'close the selected tile (asks while it is working or blocked, and about its worktree)', action: () => ({ type: 'close' }) },
   { keys: ['r'], show: 'r', help: 'restart the selected tile in the same place (asks while it runs)', action: () => ({ type: 'restart' }) },
   { keys: ['R'], show: 'R', help: 'rename the selected tile', action: () => ({ type: 'rename' }) },
   { keys: ['p'], show: 'p', help: 'pin the selected tile large in the rows layout, and unpin', action: () => ({ type: 'pin' }) },

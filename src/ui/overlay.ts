@@ -15,6 +15,7 @@ import type { Findable } from './tile-finder.js';
 import stringWidth from 'string-width';
 import { changesWords } from '../worktree/worktree-changes.js';
 import type { ReviewOverlay, ReviewTone } from './review.js';
+import { closeWorktreeWords } from './close-worktree.js';
 
 export interface OverlayLine {
   text: string;
@@ -109,8 +110,8 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
       return { title: 'find a tile', lines, footer: 'type a number or letters · ↑↓ pick · Enter selects · Esc cancels' };
     }
     case 'add': {
-      const labels = ['run', 'folder', 'name'];
-      const hints = ['claude, codex, gemini, shell, or a command line (Tab completes)', 'relative to where belltower started', 'optional: from what it runs'];
+      const labels = ['run', 'folder', 'name', 'worktree'];
+      const hints = ['claude, codex, gemini, shell, or a command line (Tab completes)', 'relative to where belltower started', 'optional: from what it runs', 'optional: a new branch name (or +) starts it in its own git worktree'];
       const lines: OverlayLine[] = overlay.fields.map((value, i) => ({
         key: `${i === overlay.field ? '▸' : ' '} ${labels[i]}`,
         text: i === overlay.field ? `${printableLine(value, maxWidth - 20)}▏` : value === '' ? hints[i]! : printableLine(value, maxWidth - 20),
@@ -177,6 +178,10 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
       };
     case 'review':
       return reviewContent(overlay, facts, maxWidth);
+    case 'close-worktree': {
+      const words = closeWorktreeWords(overlay);
+      return { title: words.title, lines: words.lines.map((line) => ({ ...line, text: printableLine(line.text, Math.max(20, maxWidth - 4)) })), footer: words.footer };
+    }
     case 'why': {
       const why = facts.why;
       if (!why) return { title: 'why', lines: [{ text: 'that tile is gone' }], footer: 'Esc or w closes' };

@@ -7,9 +7,11 @@ export const AGENT_WORDS = ['claude', 'codex', 'gemini', 'shell'] as const;
 
 export interface AddForm {
   readonly type: 'add';
-  readonly fields: readonly [spec: string, cwd: string, name: string];
+  /** `worktree`: empty for none; a branch name, or `+` for a new `belltower/…` branch, starts the
+   * tile in a new git worktree of its folder's repository. */
+  readonly fields: readonly [spec: string, cwd: string, name: string, worktree: string];
   /** Which field has the cursor. */
-  readonly field: 0 | 1 | 2;
+  readonly field: FieldIndex;
   readonly error: string | null;
   /** What Tab found when it could not choose (several programs or folders start so). */
   readonly hint?: string | null;
@@ -37,8 +39,19 @@ export interface RenameForm {
 
 export type FormResult<F> = { form: F } | { cancel: true } | { submit: F };
 
+type FieldIndex = 0 | 1 | 2 | 3;
+const FIELDS = 4;
+
 export function newAddForm(cwd: string): AddForm {
-  return { type: 'add', fields: ['', cwd, ''], field: 0, error: null };
+  return { type: 'add', fields: ['', cwd, '', ''], field: 0, error: null };
+}
+
+/** The add form's worktree field as the `add` request takes it: none, a new branch named for the
+ * tile (`+`), or that branch. */
+export function worktreeAsked(field: string): { branch?: string } | undefined {
+  const text = field.trim();
+  if (text === '') return undefined;
+  return text === '+' ? {} : { branch: text };
 }
 
 export function addFormKey(form: AddForm, key: string, completions?: Completions): FormResult<AddForm> {
@@ -62,8 +75,8 @@ export function addFormKey(form: AddForm, key: string, completions?: Completions
     const found = complete(form.fields[1], [...completions.folders(form.fields[1])].sort(), '');
     if (found && (found.text !== form.fields[1] || found.hint)) return { form: { ...withField(form, 1, found.text), hint: found.hint } };
   }
-  if (key === 'tab' || key === 'down') return { form: { ...form, field: ((form.field + 1) % 3) as 0 | 1 | 2, error: null, hint: null } };
-  if (key === 'shift-tab' || key === 'up') return { form: { ...form, field: ((form.field + 2) % 3) as 0 | 1 | 2, error: null } };
+  if (key === 'tab' || key === 'down') return { form: { ...form, field: ((form.field + 1) % FIELDS) as FieldIndex, error: null, hint: null } };
+  if (key === 'shift-tab' || key === 'up') return { form: { ...form, field: ((form.field + FIELDS - 1) % FIELDS) as FieldIndex, error: null } };
   const edited = editText(form.fields[form.field], key);
   return edited === null ? { form } : { form: withField(form, form.field, edited) };
 }
@@ -94,8 +107,8 @@ export function completeAgent(spec: string): string {
   return matches.length === 1 ? `${matches[0]} ` : spec;
 }
 
-function withField(form: AddForm, index: 0 | 1 | 2, value: string): AddForm {
-  const fields = [...form.fields] as [string, string, string];
+function withField(form: AddForm, index: FieldIndex, value: string): AddForm {
+  const fields = [...form.fields] as [string, string, string, string];
   fields[index] = value;
   const { hint: _shown, ...rest } = form;
   return { ...rest, fields, error: null };

@@ -15,13 +15,15 @@ import { follow, scrollKey, startScroll } from './scroll.js';
 import type { ScrollSource, ScrollState } from './scroll.js';
 import { mouseSelect, pointAt, scrollBy } from './copy-mode.js';
 import type { CopyRange } from './copy-mode.js';
-import { addFormKey, editText, newAddForm, renameFormKey } from './tile-forms.js';
+import { addFormKey, editText, newAddForm, renameFormKey, worktreeAsked } from './tile-forms.js';
 import type { AddForm, Completions, RenameForm } from './tile-forms.js';
 import { finderKey, newFinder } from './tile-finder.js';
 import type { TileFinder } from './tile-finder.js';
 import type { LayoutMode, TileRect } from './layout.js';
 import { newReview, reviewKey } from './review.js';
 import type { ReviewOverlay } from './review.js';
+import { askCloseWorktree, closeWorktreeKey } from './close-worktree.js';
+import type { CloseWorktreeEffect, CloseWorktreeOverlay } from './close-worktree.js';
 
 export type Overlay =
   | { type: 'help' }
@@ -47,7 +49,9 @@ export type Overlay =
   /** A tile's live screen shown over the grid. */
   | { type: 'peek'; tileId: number }
   /** A tile's changes: its diff, scrolled and searched (review.ts). */
-  | ReviewOverlay;
+  | ReviewOverlay
+  /** Closing a worktree tile: keep its worktree or remove it (close-worktree.ts). */
+  | CloseWorktreeOverlay;
 
 export interface UiState {
   readonly mode: 'grid' | 'focus';
@@ -108,6 +112,8 @@ export interface TileSummary {
   readonly modes?: InputModes;
   /** Blocked: the id of the request the last frame drew for it (an answer is for that one). */
   readonly shownRequest?: string;
+  /** The git worktree belltower made for it: closing it asks what becomes of it. */
+  readonly worktree?: { readonly path: string; readonly branch: string };
 }
 
 export interface InputContext {
@@ -138,8 +144,11 @@ export type UiEffect =
   /** The user submitted input in a focused tile; `local` when it was a slash command. */
   | { type: 'prompt'; tileId: number; local: boolean }
   | { type: 'seen'; tileId: number }
-  | { type: 'add'; spec: string; cwd: string; name?: string }
-  | { type: 'close'; tileId: number }
+  /** `worktree`: in a new git worktree (`worktreeField`: as typed, for the form if it is refused). */
+  | { type: 'add'; spec: string; cwd: string; name?: string; worktree?: { branch?: string }; worktreeField?: string }
+  | { type: 'close'; tileId: number; remove?: NonNullable<Extract<CloseWorktreeEffect, { type: 'close' }>['remove']> }
+  /** Read what removing the tile's worktree would lose, for the close question. */
+  | { type: 'worktree-loss'; tileId: number; path: string }
   | { type: 'restart'; tileId: number }
   | { type: 'rename'; tileId: number; name: string }
   /** Answer the tile's permission request with the option its dialog shows for `answer`. */
@@ -307,6 +316,7 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
     case 'restart': {
       const tile = ctx.tiles[base.selected];
       if (!tile) return { state: base, effects: [] };
+      if (action.type === 'close' && tile.worktree) return { state: { ...base, overlay: askCloseWorktree(tile.id, tile.state, tile.worktree) }, effects: [] };
       if (tile.state === 'working' || tile.state === 'blocked') return { state: { ...base, overlay: { type: 'confirm', action: action.type, tileId: tile.id, state: tile.state } }, effects: [] };
       return { state: base, effects: [{ type: action.type, tileId: tile.id }] };
     }
@@ -386,6 +396,12 @@ function overlayInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Ste
   if (overlay.type === 'add' || overlay.type === 'rename') return formInput(state, overlay, event, ctx.completions);
   if (overlay.type === 'find') return finderInput(state, overlay, event, ctx);
   if (overlay.type === 'reply') return replyInput(state, overlay, event, ctx);
+  if (overlay.type === 'close-worktree') {
+    if (event.type === 'paste') return { state, effects: [] };
+    const step = closeWorktreeKey(overlay, event.name);
+    const next = { ...state, overlay: step.overlay };
+    return { state: step.note ? noted(next, step.note, ctx.now) : next, effects: step.effects };
+  }
   if (overlay.type === 'review') {
     // A paste is typed into the search while one is typed, and is nothing otherwise.
     const keys = event.type === 'paste' ? (overlay.search?.typing ? Array.from(event.text.replace(/[\r\n]+/g, ' ')) : []) : [event.name];
@@ -477,8 +493,12 @@ function formInput(state: UiState, form: AddForm | RenameForm, event: KeyOrPaste
     if ('submit' in result) {
       const done = result.submit;
       if (done.type === 'add') {
-        const [spec, cwd, name] = done.fields;
-        return { state: { ...state, overlay: null }, effects: [{ type: 'add', spec: spec.trim(), cwd: cwd.trim() || '.', ...(name.trim() ? { name: name.trim() } : {}) }] };
+        const [spec, cwd, name, worktree] = done.fields;
+        const asked = worktreeAsked(worktree);
+        return {
+          state: { ...state, overlay: null },
+          effects: [{ type: 'add', spec: spec.trim(), cwd: cwd.trim() || '.', ...(name.trim() ? { name: name.trim() } : {}), ...(asked ? { worktree: asked, worktreeField: worktree } : {}) }],
+        };
       }
       return { state: { ...state, overlay: null }, effects: [{ type: 'rename', tileId: done.tileId, name: done.text.trim() }] };
     }

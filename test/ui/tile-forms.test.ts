@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addFormKey, completeAgent, newAddForm, renameFormKey } from '../../src/ui/tile-forms.js';
+import { addFormKey, completeAgent, newAddForm, renameFormKey, worktreeAsked } from '../../src/ui/tile-forms.js';
 import type { AddForm } from '../../src/ui/tile-forms.js';
 
 function type(form: AddForm, ...keys: string[]) {
@@ -14,7 +14,16 @@ function type(form: AddForm, ...keys: string[]) {
 describe('the add form', () => {
   it('completes agent names with Tab, moves between fields, and submits with Enter', () => {
     const r = type(newAddForm('/repo'), 'c', 'o', 'tab', 'tab', 'ctrl-u', 's', 'r', 'c', 'tab', 'w', 'e', 'b', 'enter');
-    expect(r).toEqual({ submit: { type: 'add', fields: ['codex ', 'src', 'web'], field: 2, error: null } });
+    expect(r).toEqual({ submit: { type: 'add', fields: ['codex ', 'src', 'web', ''], field: 2, error: null } });
+    // The fourth field: a branch for a worktree of its own; Tab goes round to the first again.
+    const withBranch = type(newAddForm('/repo'), 'c', 'o', 'tab', 'tab', 'tab', 'tab', 'f', 'e', 'a', 't', 'tab', 'enter');
+    expect(withBranch).toMatchObject({ submit: { type: 'add', fields: ['codex ', '/repo', '', 'feat'], field: 0, error: null } });
+  });
+
+  it('reads the worktree field: empty is none, + a new branch named for the tile, else that branch', () => {
+    expect(worktreeAsked('  ')).toBeUndefined();
+    expect(worktreeAsked('+')).toEqual({});
+    expect(worktreeAsked(' feat-login ')).toEqual({ branch: 'feat-login' });
   });
 
   it('does not submit without something to run, and Esc cancels', () => {
@@ -46,7 +55,7 @@ describe('the add form: Tab completes programs from PATH and folders', () => {
     folders: (partial: string) => ['src/', 'scripts/', 'shared/'].filter((f) => f.startsWith(partial)),
     isFolder: (typed: string) => ['.', 'src', 'src/'].includes(typed),
   };
-  const typing = (text: string, field: 0 | 1 = 0): AddForm => ({ type: 'add', fields: field === 0 ? [text, '.', ''] : ['x', text, ''], field, error: null });
+  const typing = (text: string, field: 0 | 1 = 0): AddForm => ({ type: 'add', fields: field === 0 ? [text, '.', '', ''] : ['x', text, '', ''], field, error: null });
   const tab = (form: AddForm) => {
     const result = addFormKey(form, 'tab', completions);
     if (!('form' in result)) throw new Error('the form closed');

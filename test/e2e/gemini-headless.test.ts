@@ -45,6 +45,26 @@ interface StartOptions {
   settings?: Record<string, unknown>;
 }
 
+/** Tokens in Gemini CLI's chat files under `geminiDir`: each `gemini` message's total, once. */
+function chatTokens(geminiDir: string): number {
+  const totals = new Map<string, number>();
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.jsonl') && dir.endsWith(`${path.sep}chats`)) {
+        for (const line of fs.readFileSync(full, 'utf8').split('\n')) {
+          if (!line.trim()) continue;
+          const record = JSON.parse(line) as { type?: string; id?: string; tokens?: { total?: number } };
+          if (record.type === 'gemini' && record.id && record.tokens && !totals.has(record.id)) totals.set(record.id, record.tokens.total ?? 0);
+        }
+      }
+    }
+  };
+  walk(path.join(geminiDir, 'tmp'));
+  return [...totals.values()].reduce((a, b) => a + b, 0);
+}
+
 describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
   let install: InstallResult = { ok: false, reason: 'not attempted' };
   let who: Unprivileged = { ok: false, reason: 'not checked' };
@@ -133,6 +153,15 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await turn(s, 'Say something short for the belltower gemini test');
       const verdicts = s.run.verdicts.slice(mark);
       expect(verdicts.map((v) => `${v.to}/${v.source}`), s.run.describe()).toEqual(['working/hook', 'done/hook']);
+
+      // The tokens it shows are its chat file's own (each message's `tokens.total`, once).
+      let shown: number | undefined;
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(200)) {
+        shown = (JSON.parse((await s.run.cli('ls', '--json')).stdout) as { facts?: { totalTokens?: number } }[])[0]?.facts?.totalTokens;
+        if (shown !== undefined && shown === chatTokens(s.home.geminiDir)) break;
+      }
+      expect(shown).toBeGreaterThan(0);
+      expect(shown).toBe(chatTokens(s.home.geminiDir));
 
       const lines = await quitAndCheck(s, 'hooks-plain');
       const events = hookEvents(lines);

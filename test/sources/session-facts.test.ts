@@ -28,6 +28,20 @@ describe('readFacts', () => {
     expect(readFacts({}, { type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: 100, output_tokens: 20 } } } }).totalTokens).toBe(120);
   });
 
+  it("reads Gemini CLI's model and tokens from its chat, each message once though it is written again", () => {
+    const message = (id: string, tokens: Record<string, number> | null) => ({ id, type: 'gemini', content: 'x', model: 'gemini-3-pro', ...(tokens ? { tokens } : {}) });
+    let facts: SessionFacts = {};
+    for (const record of [
+      { id: 'u1', type: 'user', content: 'hi' },
+      message('g1', null),
+      message('g1', { input: 900, output: 40, cached: 0, thoughts: 10, tool: 0, total: 950 }),
+      message('g1', { input: 900, output: 40, cached: 0, thoughts: 10, tool: 0, total: 950 }),
+      message('g2', { input: 1200, output: 60, cached: 0, thoughts: 0, tool: 0, total: 1260 }),
+    ]) facts = readFacts(facts, record);
+    expect(facts).toMatchObject({ model: 'gemini-3-pro', contextTokens: 1200, outputTokens: 100, totalTokens: 2210 });
+    expect(describeFacts(facts)).toBe('gemini-3-pro · 2.2k tokens');
+  });
+
   it('says token counts as people read them', () => {
     expect([950, 1000, 1250, 9_960, 48_400, 999_499, 1_200_000, 12_600_000].map(tokenCount)).toEqual(['950', '1k', '1.3k', '10k', '48k', '999k', '1.2M', '13M']);
   });

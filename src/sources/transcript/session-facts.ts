@@ -1,8 +1,8 @@
 /**
  * What a session's own log says about it besides its state: the model, how much it has written,
  * and how full its context is. Read from Claude transcripts (an `assistant` record's
- * `message.model` and `message.usage`) and Codex rollouts (`turn_context.model`, `event_msg`
- * `token_count`). Pure; records that do not fit change nothing. Never feeds the engine.
+ * `message.model` and `message.usage`), Codex rollouts (`turn_context.model`, `event_msg`
+ * `token_count`) and Gemini CLI chats (a `gemini` message's `model` and `tokens`). Pure; records that do not fit change nothing. Never feeds the engine.
  */
 
 export interface SessionFacts {
@@ -31,7 +31,25 @@ export function readFacts(facts: SessionFacts, record: unknown): SessionFacts {
   if (record.type === 'assistant' && isObject(record.message) && record.isSidechain !== true) return claudeFacts(facts, record.message);
   if (record.type === 'turn_context' && isObject(record.payload) && typeof record.payload.model === 'string') return { ...facts, model: record.payload.model };
   if (record.type === 'event_msg' && isObject(record.payload) && record.payload.type === 'token_count') return codexTokens(facts, record.payload);
+  if (record.type === 'gemini' && isObject(record.tokens)) return geminiFacts(facts, record, record.tokens);
   return facts;
+}
+
+/** A Gemini CLI chat message (`{type: "gemini", id, model, tokens: {input, output, cached,
+ * thoughts, tool, total}}`, 0.61's ChatRecordingService): written again whenever it changes, its
+ * tokens set once — so each id counts once, when it first carries them. */
+function geminiFacts(facts: SessionFacts, record: Record<string, unknown>, tokens: Record<string, unknown>): SessionFacts {
+  const id = typeof record.id === 'string' ? record.id : null;
+  const counted = facts.counted ?? [];
+  if (id !== null && counted.includes(id)) return facts;
+  return {
+    ...facts,
+    ...(typeof record.model === 'string' && record.model !== '' ? { model: record.model } : {}),
+    ...(num(tokens.input) > 0 ? { contextTokens: num(tokens.input) } : {}),
+    outputTokens: (facts.outputTokens ?? 0) + num(tokens.output),
+    totalTokens: (facts.totalTokens ?? 0) + (num(tokens.total) || num(tokens.input) + num(tokens.output)),
+    ...(id !== null ? { counted: [...counted, id].slice(-COUNTED_KEPT) } : {}),
+  };
 }
 
 function claudeFacts(facts: SessionFacts, message: Record<string, unknown>): SessionFacts {

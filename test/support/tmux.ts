@@ -123,15 +123,34 @@ export class Tmux {
     return readFileSync(this.bellFile, 'utf8').split('\n').filter((l) => l === 'bell').length;
   }
 
+  /**
+   * The screen once `predicate` holds. tmux may be captured in the middle of a frame (the headers
+   * drawn, the status line not yet), so a screen that satisfies the predicate is read again until
+   * two captures agree (a few tries at most): what a test then asserts besides the predicate is
+   * read from a whole frame. A screen that keeps changing (a live tile) is returned as last seen
+   * while the predicate still holds.
+   */
   async waitFor(what: string, predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     for (;;) {
       last = this.screen();
-      if (predicate(last)) return last;
+      if (predicate(last)) return this.settled(last, predicate);
       if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${last}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  private async settled(first: string, predicate: (screen: string) => boolean): Promise<string> {
+    let seen = first;
+    for (let tries = 0; tries < 4; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      const again = this.screen();
+      if (!predicate(again)) return seen;
+      if (again === seen) return again;
+      seen = again;
+    }
+    return seen;
   }
 
   /** Resolves once `condition` holds (polled), e.g. a bell count. */

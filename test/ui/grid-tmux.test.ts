@@ -19,7 +19,7 @@ afterEach(() => closeAll());
 describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
   it('opens the demo, moves, zooms, focuses, types into a tile, leaves focus, resizes, and quits cleanly', async () => {
     const { tmux, dir } = start(['demo']);
-    let screen = await tmux.waitFor('five demo tiles', (s) => headers(s).length === 5);
+    let screen = await tmux.waitFor('five demo tiles and the status line', (s) => headers(s).length === 5 && /belltower · 5 tiles/.test(s));
     expect(screen).toMatch(/belltower · 5 tiles/);
     // The first tile is selected: its frame is the heavy one.
     expect(headerOf(screen, 1, 'api')).toMatch(/┏ 1 api /);

@@ -63,6 +63,10 @@ export interface AgentProfile {
   /** The title working again after a blocked verdict means the user answered (an agent that fires
    * no hook at the answer). */
   titleEndsBlocked: boolean;
+  /** The agent starts a turn of its own when background work it left running ends (Claude's task
+   * notification), so a done waits the quiet period after its gate empties. False where the
+   * agent's record of its last job's end is the end of the work (Codex 0.171). */
+  backgroundEndWakesAgent: boolean;
   /** Read the completion banner from rendered rows (Claude's `✻ Worked for 7s`). */
   banner: boolean;
   /** Listen to OSC 133 prompt marks (a shell, or a command that runs one). */

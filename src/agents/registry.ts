@@ -28,6 +28,8 @@ export const CLAUDE: AgentProfile = {
   // ✳ also shows at a permission prompt and after an API error (observed on 2.1.332).
   titleRestIsDone: false,
   titleEndsBlocked: false,
+  // A background task's end comes back as a task notification the model answers in a turn.
+  backgroundEndWakesAgent: true,
   banner: true,
   promptMarks: false,
   exitIsOutcome: false,
@@ -48,6 +50,9 @@ export const CODEX: AgentProfile = {
   title: titleReader(CODEX_TITLE),
   titleRestIsDone: true,
   titleEndsBlocked: false,
+  // A background job's end (its item_completed) starts no turn: no notify, no task_started
+  // follows it (0.171, fixtures/codex-0.171.0/background-job.jsonl).
+  backgroundEndWakesAgent: false,
   banner: false,
   promptMarks: false,
   exitIsOutcome: false,
@@ -69,6 +74,7 @@ export const GEMINI: AgentProfile = {
   titleRestIsDone: true,
   // Gemini fires no hook when the user approves a confirmation; its ✦ title is the only sign.
   titleEndsBlocked: true,
+  backgroundEndWakesAgent: true,
   banner: false,
   promptMarks: false,
   exitIsOutcome: false,
@@ -91,6 +97,7 @@ export const SHELL: AgentProfile = {
   title: titleReader(SHELL_TITLE),
   titleRestIsDone: true,
   titleEndsBlocked: false,
+  backgroundEndWakesAgent: true,
   banner: false,
   promptMarks: true,
   exitIsOutcome: false,

@@ -74,6 +74,7 @@ export class TilePipeline {
       titleRestIsDone: options.profile.titleRestIsDone,
       exitIsOutcome: options.profile.exitIsOutcome,
       titleEndsBlocked: options.profile.titleEndsBlocked,
+      backgroundEndWakesAgent: options.profile.backgroundEndWakesAgent,
       remote: options.remote ?? false,
       // A remote login shell has no prompt marks from belltower: nothing else would say it is up.
       idleAtSpawn: options.profile.name === 'shell' && options.remote === true,

@@ -1,7 +1,8 @@
 /**
  * Held verdicts: a done the rules are not yet ready to show. A fresh turn end waits out the
  * conflict window (a racing "blocked" must win); a gated one waits for the background to finish
- * and then for quiet; a first-party one waits for the screen to read idle, or settles anyway when
+ * and then for quiet (or only the conflict window, when the agent's own record closed the gate and
+ * the agent starts no turn of its own then); a first-party one waits for the screen to read idle, or settles anyway when
  * the screen is stuck.
  */
 import { describeGate, readGate } from './gate.js';
@@ -24,7 +25,8 @@ export function decideHold(state: EngineState, now: number): HoldDecision {
 
   const gate = readGate(state.gate, timing, now);
   if (gate.total > 0) {
-    const held: Hold = { ...hold, gated: true, quietFrom: null };
+    const { settledByAgent: _settled, ...rest } = hold;
+    const held: Hold = { ...rest, gated: true, quietFrom: null };
     return { action: 'keep', hold: held, wakeAt: gate.nextExpiry, why: describeGate(gate) };
   }
 
@@ -38,9 +40,11 @@ export function decideHold(state: EngineState, now: number): HoldDecision {
 
   let current = hold;
   if (hold.gated && hold.quietFrom === null) current = { ...hold, quietFrom: now };
-  const quietUntil = current.gated ? Math.max(current.notBefore, (current.quietFrom ?? now) + timing.heldReleaseQuietMs) : current.notBefore;
+  const quietMs = current.settledByAgent ? timing.conflictWindowMs : timing.heldReleaseQuietMs;
+  const quietUntil = current.gated ? Math.max(current.notBefore, (current.quietFrom ?? now) + quietMs) : current.notBefore;
   if (now < quietUntil) {
-    return { action: 'keep', hold: current, wakeAt: quietUntil, why: current.gated ? 'background finished; waiting for quiet' : 'conflict window' };
+    const why = !current.gated ? 'conflict window' : current.settledByAgent ? 'the agent recorded its last job\'s end; conflict window' : 'background finished; waiting for quiet';
+    return { action: 'keep', hold: current, wakeAt: quietUntil, why };
   }
 
   if (current.waitsForScreen && state.screen === 'working') {

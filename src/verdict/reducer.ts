@@ -182,7 +182,8 @@ function apply(d: Draft): void {
     case 'child': {
       if (!s.open) {
         d.state = { ...d.state, gate: gates.closeChild(d.state.gate, s.id) };
-        return note(d, `child ${s.id} cleared`);
+        note(d, `child ${s.id} cleared`);
+        return settleByAgent(d);
       }
       const opened = gates.openChild(d.state.gate, s.id, d.now, d.state.options.maxTracked);
       d.state = { ...d.state, gate: opened.gate };
@@ -561,6 +562,21 @@ function applyTitleAsks(d: Draft, kind: BlockedKind | undefined, detail: string 
   if (d.state.hold?.source === 'title') d.state = { ...d.state, hold: null };
   d.state = { ...d.state, screen: 'rest' };
   setVerdict(d, 'blocked', detail ?? `needs you: ${kind ?? 'other'}`, { kind: kind ?? 'other' });
+}
+
+/**
+ * The agent's own record closed the last thing that gated a held done. An agent that starts no
+ * turn of its own when background work ends (Codex: no notify, no task_started after a job's
+ * item_completed) is then at rest by its own account: the done waits only the conflict window from
+ * here. A gate emptied by a TTL, or for an agent that does start a turn then (Claude's task
+ * notification), waits the quiet period.
+ */
+function settleByAgent(d: Draft): void {
+  const hold = d.state.hold;
+  if (!hold?.gated || d.state.options.backgroundEndWakesAgent || !isFirstParty(d.signal.source)) return;
+  if (gates.readGate(d.state.gate, d.state.options.timing, d.now).total > 0) return;
+  d.state = { ...d.state, hold: { ...hold, quietFrom: d.now, settledByAgent: true } };
+  note(d, 'the agent recorded the end of its last background job, and starts no turn then');
 }
 
 function setFirstPartyClaim(d: Draft, claim: 'working' | 'rest'): void {

@@ -49,6 +49,9 @@ export interface Hold {
   gated: boolean;
   /** When the gate was first seen empty after holding (the quiet is counted from here). */
   quietFrom: number | null;
+  /** The gate was emptied by the agent's own record of its last background job's end, from an
+   * agent that starts no turn then: only the conflict window is waited, not the quiet period. */
+  settledByAgent?: true;
   /** A first-party turn end waits for the screen to read idle, or for the stuck-screen settle. */
   waitsForScreen: boolean;
   /** The turn ended with a prompt queued behind it: the agent goes straight on with that prompt
@@ -110,6 +113,11 @@ export interface EngineOptions {
   /** Nothing will report the first prompt (a remote login shell, which belltower's shell
    * integration does not reach): idle from the start, until prompt marks say otherwise. */
   idleAtSpawn: boolean;
+  /** The agent starts a turn of its own when background work it left running ends (Claude's task
+   * notification): a gate that empties waits the quiet period for that turn. False (Codex): the
+   * agent's own record of its last job's end is the end of the work, and the done follows it after
+   * the conflict window; a gate emptied by a TTL still waits the quiet period. */
+  backgroundEndWakesAgent: boolean;
 }
 
 /** A command running at a shell prompt (OSC 133 C … D). */
@@ -182,6 +190,7 @@ export function initialState(options: Partial<EngineOptions> = {}): EngineState 
       titleEndsBlocked: options.titleEndsBlocked ?? false,
       remote: options.remote ?? false,
       idleAtSpawn: options.idleAtSpawn ?? false,
+      backgroundEndWakesAgent: options.backgroundEndWakesAgent ?? true,
     },
     verdict: { state: 'starting', source: 'process', confidence: 'first-party', reason: 'starting', since: 0, seq: 0 },
     verdictVersion: 0,

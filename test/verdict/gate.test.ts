@@ -246,3 +246,47 @@ describe('noise: what is not the tile’s own turn end never rings', () => {
     expect(s.rings).toEqual(['done']);
   });
 });
+
+describe('an agent that starts no turn when its background work ends (Codex)', () => {
+  // Codex 0.171 (fixtures/codex-0.171.0/background-job.jsonl): the turn ends (task_complete, notify,
+  // OSC 7501 done) while a job still runs; the job's item_completed in the rollout is the end of all
+  // the work. No turn follows it, so the quiet period only delayed the done (10 s).
+  const codex = { promptsFromHooks: false, backgroundEndWakesAgent: false } as const;
+  const job = (open: boolean) => ({ type: 'child', id: 'call_1', open }) as const;
+  const turn = (s: Scenario) =>
+    s
+      .at(1_386, 'psp', { type: 'working' })
+      .at(2_175, 'transcript', job(true))
+      .at(2_233, 'notify', { type: 'turn-end' })
+      .at(2_234, 'transcript', { type: 'turn-end' })
+      .at(2_239, 'psp', { type: 'turn-end' });
+
+  it('is done a conflict window after its own record of the job\'s end, not after the quiet period', () => {
+    const s = turn(new Scenario(codex).at(1_385, 'user', { type: 'prompt' })).until(7_000);
+    expect(s.count('done')).toBe(0);
+    s.at(7_521, 'transcript', job(false)).until(60_000);
+    expect(s.times('done')).toEqual([7_521 + 750]);
+    expect(s.rings).toEqual(['done']);
+  });
+
+  it('working evidence inside that window still wins: no done', () => {
+    const s = turn(new Scenario(codex).at(1_385, 'user', { type: 'prompt' }))
+      .at(7_521, 'transcript', job(false))
+      .at(7_900, 'psp', { type: 'working' })
+      .until(60_000);
+    expect(s.count('done')).toBe(0);
+    expect(s.now).toBe('working');
+  });
+
+  it('a job that stops gating by its TTL, without a record of its end, still waits out the quiet period', () => {
+    const s = turn(new Scenario({ ...codex, timing: { hooklessBackgroundTtlMs: 5_000 } }).at(1_385, 'user', { type: 'prompt' })).until(60_000);
+    expect(s.times('done')).toEqual([2_175 + 5_000 + 10_000]);
+  });
+
+  it('an agent that does start a turn then (Claude, the default) keeps the quiet period', () => {
+    const s = turn(new Scenario({ promptsFromHooks: false }).at(1_385, 'user', { type: 'prompt' }))
+      .at(7_521, 'transcript', job(false))
+      .until(60_000);
+    expect(s.times('done')).toEqual([7_521 + 10_000]);
+  });
+});

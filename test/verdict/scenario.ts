@@ -11,6 +11,8 @@ export interface ScenarioOptions {
   /** The tile runs over ssh. */
   remote?: boolean;
   idleAtSpawn?: boolean;
+  /** The agent starts a turn of its own when background work it left running ends (Claude). */
+  backgroundEndWakesAgent?: boolean;
   timing?: Partial<Timing>;
   /** Start as a restored tile showing this verdict. */
   restored?: RestoredVerdict;
@@ -31,6 +33,7 @@ export class Scenario {
       titleEndsBlocked: options.titleEndsBlocked ?? false,
       remote: options.remote ?? false,
       idleAtSpawn: options.idleAtSpawn ?? false,
+      backgroundEndWakesAgent: options.backgroundEndWakesAgent ?? true,
     };
     this.state = options.restored ? restoredState(engine, options.restored) : initialState(engine);
   }

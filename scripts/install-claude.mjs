@@ -5,6 +5,7 @@
 //   node scripts/install-claude.mjs            # claude (default)
 //   node scripts/install-claude.mjs codex gemini
 //   node scripts/install-claude.mjs --all
+//   node scripts/install-claude.mjs codex@0.169.1     # an older version the suite also runs
 //
 // Idempotent: an install whose executable answers `--version` with the pinned version is reused.
 // BELLTOWER_CLAUDE_BIN / BELLTOWER_CODEX_BIN / BELLTOWER_GEMINI_BIN override (no install at all).
@@ -67,6 +68,32 @@ export const AGENTS = {
     envVar: 'BELLTOWER_GEMINI_BIN',
     bin: (dir) => [path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'gemini.cmd' : 'gemini')],
     versionPattern: /0\.61\.0/,
+  },
+  // Older versions still in use, each with what it lacks (test/e2e/older-versions.test.ts):
+  // Claude Code 1.0 has no PermissionRequest hook, Codex 0.150 no OSC 7501, 0.169 no SessionStart.
+  'claude@1.0.128': {
+    name: 'claude',
+    pkg: '@anthropic-ai/claude-code',
+    version: '1.0.128',
+    envVar: 'BELLTOWER_CLAUDE_1_0_BIN',
+    bin: (dir) => [path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'claude.cmd' : 'claude')],
+    versionPattern: /^1\.0\.128 \(Claude Code\)/m,
+  },
+  'codex@0.169.1': {
+    name: 'codex',
+    pkg: '@openai/codex',
+    version: '0.169.1',
+    envVar: 'BELLTOWER_CODEX_0_169_BIN',
+    bin: (dir) => [path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'codex.cmd' : 'codex')],
+    versionPattern: /0\.169\.1/,
+  },
+  'codex@0.150.1': {
+    name: 'codex',
+    pkg: '@openai/codex',
+    version: '0.150.1',
+    envVar: 'BELLTOWER_CODEX_0_150_BIN',
+    bin: (dir) => [path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'codex.cmd' : 'codex')],
+    versionPattern: /0\.150\.1/,
   },
 };
 

@@ -4,8 +4,11 @@
  * thread's first prompt. Two tiles started in the same folder in the same second differ only by
  * the thread id, so the id is what finds a tile's own file.
  *
- * With a SessionStart hook Codex says the path itself; this is the fallback, from the thread id
- * its notify program receives at the end of the first turn. The hidden title thread has no file.
+ * With a SessionStart hook Codex says the path itself (0.171). Before it (0.169.1 observed) the
+ * file is found among the files Codex holds open: it keeps its thread's rollout open from the first
+ * prompt on (and `thread-writer-locks/<thread id>.lock` from start-up). The last fallback is the
+ * thread id its notify program receives at the end of the first turn. The hidden title thread has
+ * no file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,6 +47,21 @@ export function codexTranscriptTarget(codexHome: string, event: string, payload:
     return file ? { path: file, fromStart: false } : undefined;
   }
   return undefined;
+}
+
+/**
+ * The rollout among the paths a tile's processes hold open: a `rollout-….jsonl` directly in a
+ * day folder of `<codexHome>/sessions/YYYY/MM/DD/`; the newest by name (its creation second)
+ * when there are several. Pure: the paths come from /proc (platform/processes.ts).
+ */
+export function rolloutAmong(codexHome: string, paths: readonly string[]): string | undefined {
+  const sessions = path.join(path.resolve(codexHome), 'sessions') + path.sep;
+  const rollouts = paths.filter((file) => {
+    if (!file.startsWith(sessions)) return false;
+    const parts = file.slice(sessions.length).split(path.sep);
+    return parts.length === 4 && parts.slice(0, 3).every((part) => /^\d+$/.test(part)) && /^rollout-.+\.jsonl$/.test(parts[3]!);
+  });
+  return rollouts.sort((a, b) => (path.basename(a) < path.basename(b) ? -1 : 1)).at(-1);
 }
 
 function names(dir: string): string[] {

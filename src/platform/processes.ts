@@ -3,7 +3,7 @@
  * tile's session, and the ones that left it. Elsewhere (no /proc) the listing is null and callers
  * fall back to signalling the process group.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface ProcessEntry {
@@ -105,4 +105,36 @@ export function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** A bound on how many descriptors of one process `openFiles` reads. */
+const MAX_DESCRIPTORS = 4_096;
+
+/**
+ * The paths of the files the processes of session `sid` hold open (/proc/PID/fd links), or null
+ * where there is no /proc. Only this user's processes can be read; the rest are skipped, as are
+ * processes that end while being read. Sockets, pipes and the like are not paths and are left out.
+ */
+export function sessionOpenFiles(sid: number, procDir = '/proc'): string[] | null {
+  const list = listProcesses(procDir);
+  if (list === null) return null;
+  const paths = new Set<string>();
+  for (const member of sessionMembers(list, sid)) {
+    const fdDir = join(procDir, String(member.pid), 'fd');
+    let fds: string[];
+    try {
+      fds = readdirSync(fdDir);
+    } catch {
+      continue;
+    }
+    for (const fd of fds.slice(0, MAX_DESCRIPTORS)) {
+      try {
+        const target = readlinkSync(join(fdDir, fd));
+        if (target.startsWith('/')) paths.add(target);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return [...paths];
 }

@@ -11,6 +11,7 @@ import { InjectionUnavailable } from '../agents/first-party/wiring.js';
 import type { FirstPartyWiring } from '../agents/first-party/wiring.js';
 import type { TranscriptTarget } from '../agents/profile.js';
 import type { Logger } from '../platform/logger.js';
+import { sessionOpenFiles } from '../platform/processes.js';
 import type { Evidence } from '../record/format.js';
 import { RemoteHooks, RemoteHooksUnavailable } from '../remote/remote-hooks.js';
 import type { RemoteLaunch } from '../remote/remote-launch.js';
@@ -47,7 +48,14 @@ export interface LinkOptions {
   logger: Logger;
   label: string;
   onEvidence(evidence: Evidence): void;
+  /** The files a session's processes hold open (default: /proc; null where it cannot be known). */
+  openFiles?: (sid: number) => string[] | null;
 }
+
+/** How often, and how many times, the open files are looked at for the session log once the tile
+ * starts working: the agent makes its log at the turn's first moments (Codex: at the prompt). */
+const LOG_SEARCH_EVERY_MS = 250;
+const LOG_SEARCH_TRIES = 40;
 
 export class FirstPartyLink {
   /** The local injection, when there is one: claim hooks only then (the quiet latch waits for a
@@ -61,16 +69,21 @@ export class FirstPartyLink {
   private screenCheck: (() => void) | undefined;
   private tail: TranscriptTail | null = null;
   private disposed = false;
+  /** The session of the tile's program (its leader's pid), once forked. */
+  private sid: number | undefined;
+  private resumed = false;
+  private logSearch: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: LinkOptions) {
     if (options.remote) this.remote = this.tryRemoteHooks(options.remote);
     else if (options.hooks && options.wiring && options.hookServer) this.injection = this.tryInject(options.wiring, options.hookServer);
   }
 
-  /** The tile's session is there (`running`: its program was forked): remote hooks wait for its
-   * login; the screen is watched for a refusal. */
-  started(screen: RowSource, running: boolean): void {
-    if (running) this.remote?.start();
+  /** The tile's session is there (`pid`: its program was forked, leading its own session): remote
+   * hooks wait for its login; the screen is watched for a refusal. */
+  started(screen: RowSource, pid: number | undefined): void {
+    this.sid = pid;
+    if (pid !== undefined) this.remote?.start();
     const refused = this.injection?.refusedOnScreen;
     if (!refused) return;
     const watcher = new RowWatcher(screen);
@@ -86,8 +99,37 @@ export class FirstPartyLink {
   /** Follow the session log known before the agent starts; a resumed conversation's history is
    * not news (its old turn ends would ring again). */
   followKnown(resumed: boolean): void {
+    this.resumed = resumed;
     const path = this.injection?.transcriptPath;
     if (path !== undefined) this.follow({ path, ...(resumed ? { fromStart: false } : {}) });
+  }
+
+  /** The tile's verdict changed. A tile that starts working has started a turn: an agent that names
+   * its log in no hook then (Codex before 0.171) has it open now, or within moments. */
+  verdict(state: string): void {
+    if (state === 'working') this.searchOpenFiles();
+  }
+
+  private searchOpenFiles(): void {
+    const among = this.injection?.transcriptAmongOpenFiles;
+    const sid = this.sid;
+    if (!among || sid === undefined || this.logSearch || this.disposed) return;
+    const openFiles = this.options.openFiles ?? sessionOpenFiles;
+    let tries = 0;
+    const look = (): void => {
+      const paths = this.disposed ? null : openFiles(sid);
+      const found = paths ? among(paths) : undefined;
+      if (found) this.follow({ path: found, ...(this.resumed && !this.tail ? { fromStart: false } : {}) });
+      if (found || paths === null || ++tries >= LOG_SEARCH_TRIES) this.stopSearch();
+    };
+    this.logSearch = setInterval(look, LOG_SEARCH_EVERY_MS);
+    this.logSearch.unref();
+    look();
+  }
+
+  private stopSearch(): void {
+    if (this.logSearch) clearInterval(this.logSearch);
+    this.logSearch = null;
   }
 
   /** The screen parsed a chunk. */
@@ -104,6 +146,7 @@ export class FirstPartyLink {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.stopSearch();
     void this.tail?.close();
     this.injection?.dispose();
     this.remote?.dispose();

@@ -83,9 +83,9 @@ export class Tile {
     const hooksOn = link.injection !== null;
     const recorder = openRecording(options, { profile, startedAt: this.startedAt, name: this.name, answerPsp: launch.answerPsp, hooksOn });
     const session = (this.session = finished ? Session.finished(launch.session, finished) : Session.start(launch.session));
-    link.started(session.screen, session.pid !== undefined);
+    link.started(session.screen, session.pid);
     this.changes = tileChanges(options, finished !== undefined, () => options.onInfo?.(this));
-    this.changeListeners.add(({ verdict }) => this.changes.verdict(verdict.state));
+    this.changeListeners.add(({ verdict }) => (this.changes.verdict(verdict.state), link.verdict(verdict.state)));
     this.live = new LivePipeline({
       ...(options.now ? {} : { epoch: this.startedAt }), // an injected clock has no wall-clock zero
       setup: options,

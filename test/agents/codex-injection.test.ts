@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readCodexNotify, tomlStringArray } from '../../src/agents/codex-config.js';
 import { CODEX_HOOK_TIMEOUT_S, prepareCodexSession } from '../../src/agents/codex-injection.js';
 import { codexHookHash, codexHookKey, codexHookReview } from '../../src/agents/codex-hook-trust.js';
-import { codexTranscriptTarget, findCodexRollout } from '../../src/agents/codex-rollout-path.js';
+import { codexTranscriptTarget, findCodexRollout, rolloutAmong } from '../../src/agents/codex-rollout-path.js';
 import { compareVersions, parseVersion } from '../../src/agents/agent-version.js';
 import { HookServer } from '../../src/sources/hooks/hook-server.js';
 import { waitFor } from '../transcript/wait-for.js';
@@ -134,6 +134,23 @@ describe('the rollout file', () => {
     expect(findCodexRollout(home, '../../etc/passwd')).toBeUndefined();
     expect(codexTranscriptTarget(home, 'notify', { 'thread-id': thread }, false)).toEqual({ path: findCodexRollout(home, thread), fromStart: false });
     expect(codexTranscriptTarget(home, 'notify', { 'thread-id': thread }, true)).toBeUndefined();
+  });
+
+  it('is found among the files Codex holds open (before 0.171): a rollout in a day folder of its own sessions, the newest', () => {
+    const home = path.join(root, '.codex');
+    const day = (d: string) => path.join(home, 'sessions', '2026', '12', d);
+    const open = [
+      path.join(home, 'state_5.sqlite'),
+      path.join(home, 'thread-writer-locks', '01a248ab-5d24.lock'),
+      path.join(day('05'), 'rollout-2026-12-05T23-59-59-aaaa.jsonl'),
+      path.join(day('06'), 'rollout-2026-12-06T00-05-19-bbbb.jsonl'),
+      '/dev/pts/3',
+    ];
+    expect(rolloutAmong(home, open)).toBe(path.join(day('06'), 'rollout-2026-12-06T00-05-19-bbbb.jsonl'));
+    // Not Codex's sessions folder, not a day folder, not a rollout: never followed.
+    expect(rolloutAmong(home, [path.join(root, 'other', 'sessions', '2026', '12', '06', 'rollout-x.jsonl')])).toBeUndefined();
+    expect(rolloutAmong(home, [path.join(home, 'sessions', 'rollout-x.jsonl'), path.join(day('06'), 'history.jsonl'), path.join(home, 'sessions', '2026', '12', 'xx', 'rollout-x.jsonl')])).toBeUndefined();
+    expect(rolloutAmong(home, [])).toBeUndefined();
   });
 
   it('is named by SessionStart; a resumed thread is read from now on', () => {

@@ -8,16 +8,22 @@
  * - Codex 0.150.1: no OSC 7501 and no hook; its approval dialog is announced only by its title,
  *   `[ ! ] Action Required | …` alternating with `[ . ]` each second, which is the request.
  *
- * Neither version is pinned: point BELLTOWER_CLAUDE_1_0_BIN / BELLTOWER_CODEX_0_150_BIN at a
- * one-off install (`npm install @anthropic-ai/claude-code@1.0.128`, `@openai/codex@0.150.1`);
- * without them the tests skip. Recorded with `--record-text`, as received, like the other real
- * fixtures (test/record/recorded-form.test.ts checks what the recorded form keeps of them). With BELLTOWER_UPDATE_FIXTURES=1 the recordings become
- * fixtures/claude-1.0.128/permission.jsonl and fixtures/codex-0.150.1/permission.jsonl, which the
- * suite replays without the binaries (test/verdict/older-versions.test.ts).
+ * - Codex 0.169.1: OSC 7501 and notify, but no SessionStart hook to name its rollout: the rollout
+ *   is found among the files Codex holds open as a turn starts.
+ *
+ * Each version is installed into .cache/agents like the pinned ones (scripts/install-claude.mjs;
+ * BELLTOWER_CLAUDE_1_0_BIN, BELLTOWER_CODEX_0_150_BIN, BELLTOWER_CODEX_0_169_BIN point at another
+ * install); where it cannot be installed its test skips and says why. Recorded with
+ * `--record-text`, as received, like the other real fixtures (test/record/recorded-form.test.ts
+ * checks what the recorded form keeps of them). With BELLTOWER_UPDATE_FIXTURES=1 the recordings
+ * become fixtures/claude-1.0.128/permission.jsonl, fixtures/codex-0.150.1/permission.jsonl and
+ * fixtures/codex-0.169.1/background-job.jsonl, which the suite replays without the binaries
+ * (test/record/replay-fixtures.test.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tryInstallOlder, type InstallResult, type OlderAgent } from '../support/claude-install.js';
 import { createClaudeHome, type ClaudeHome } from '../support/claude-home.js';
 import { createCodexHome, type CodexHome } from '../support/codex-home.js';
 import { lastUserOf, permissionBash, startFakeAnthropic, text as claudeText, type FakeAnthropic, type MessagesRequest, type RecordedRequest } from '../support/fake-anthropic.js';
@@ -28,17 +34,27 @@ import { AgentSessions, linesOf } from '../support/headless-agent.js';
 const REPO = join(import.meta.dirname, '..', '..');
 const built = existsSync(join(REPO, 'dist', 'cli', 'main.js'));
 
-function binary(variable: string): string | undefined {
-  const bin = process.env[variable];
-  return bin && existsSync(bin) && built ? bin : undefined;
+/** Installs `name` before the tests of its block; `bin()` is its executable, or the test skips. */
+function olderVersion(name: OlderAgent): { bin(ctx: { skip(reason: string): void }): string } {
+  let install: InstallResult = { ok: false, reason: 'not attempted' };
+  beforeAll(async () => {
+    install = built ? await tryInstallOlder(name, { log: (line) => console.error(`[install ${name}] ${line}`) }) : { ok: false, reason: 'belltower is not built (npm run build)' };
+  }, 15 * 60_000);
+  return {
+    bin(ctx) {
+      if (!install.ok) ctx.skip(install.reason);
+      return install.ok ? install.bin : '';
+    },
+  };
 }
 
 describe('Claude Code 1.0.128: a permission dialog', () => {
-  const bin = binary('BELLTOWER_CLAUDE_1_0_BIN');
+  const version = olderVersion('claude@1.0.128');
   const sessions = new AgentSessions<FakeAnthropic, ClaudeHome>('claude', 'claude-1.0.128', '1.0.128');
   afterEach(() => sessions.teardown());
 
-  it.skipIf(!bin)('is blocked (permission) from its Notification hook; approved, working, then one done', async () => {
+  it('is blocked (permission) from its Notification hook; approved, working, then one done', async (ctx) => {
+    const bin = version.bin(ctx);
     const api = await startFakeAnthropic({ script: [permissionBash('touch belltower-approved.txt'), claudeText('File created.')] });
     const home = createClaudeHome({ baseUrl: api.url });
     // 1.0.x reads these per-project lists without a default (`allowedTools is not iterable`).
@@ -47,7 +63,7 @@ describe('Claude Code 1.0.128: a permission dialog', () => {
       const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
       writeFileSync(file, JSON.stringify({ ...config, projects: { [home.cwd]: project } }));
     }
-    const s = sessions.start(api, home, { env: { BELLTOWER_CLAUDE_BIN: bin as string }, flags: ['--record-text'] });
+    const s = sessions.start(api, home, { env: { BELLTOWER_CLAUDE_BIN: bin }, flags: ['--record-text'] });
     await s.run.until('the first idle verdict', () => s.run.verdicts.some((v) => v.to === 'idle'), 30_000);
     await sleep(1_000);
 
@@ -78,15 +94,16 @@ describe('Claude Code 1.0.128: a permission dialog', () => {
 });
 
 describe('Codex 0.150.1: an approval', () => {
-  const bin = binary('BELLTOWER_CODEX_0_150_BIN');
+  const version = olderVersion('codex@0.150.1');
   const sessions = new AgentSessions<FakeOpenAI, CodexHome>('codex', 'codex-0.150.1', '0.150.1');
   afterEach(() => sessions.teardown());
 
-  it.skipIf(!bin)('is blocked from its "Action Required" title; "y" approves; working, then done', async () => {
+  it('is blocked from its "Action Required" title; "y" approves; working, then done', async (ctx) => {
+    const bin = version.bin(ctx);
     const file = 'belltower-approved.txt';
     const api = await startFakeOpenAI({ script: [exec(`touch ${file}`, { sandboxPermissions: 'require_escalated', justification: 'Create the file?' }), text('File created.')] });
     const home = createCodexHome({ baseUrl: api.baseUrl, approvalPolicy: 'on-request', sandboxMode: 'workspace-write' });
-    const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: bin as string }, flags: ['--record-text'] });
+    const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: bin }, flags: ['--record-text'] });
     // 0.150.1 sends no OSC 7501 idle: its first title (the folder) is the sign it is up.
     await s.run.untilRecorded('the first title', (l) => l.type === 'osc' && l.code === 0, 30_000);
     await sleep(1_500);
@@ -115,5 +132,40 @@ describe('Codex 0.150.1: an approval', () => {
     const lines = await sessions.quitAndCheck(s, 'permission');
     expect(linesOf(lines, 'osc', (l) => l.code === 7501)).toEqual([]);
     expect(linesOf(lines, 'osc', (l) => l.code === 0 && String(l.payload).includes('Action Required')).length).toBeGreaterThan(0);
+  }, 90_000);
+});
+
+describe('Codex 0.169.1: a background job', () => {
+  const version = olderVersion('codex@0.169.1');
+  const sessions = new AgentSessions<FakeOpenAI, CodexHome>('codex', 'codex-0.169.1', '0.169.1');
+  afterEach(() => sessions.teardown());
+
+  // 0.169 has no SessionStart hook: nothing names the rollout until the first turn's notify, which
+  // comes at the turn's end, while the job still runs. Found then, the job's start was never read:
+  // a false done at the turn end, and none at the job's end. The rollout is found among the files
+  // Codex holds open as the turn starts, and read from its start.
+  it('is done at the job\'s end in the rollout, not at the turn\'s end', async (ctx) => {
+    const bin = version.bin(ctx);
+    const api = await startFakeOpenAI({ script: [exec('sleep 6; echo finished', { yieldTimeMs: 500 }), text('Started it in the background.')] });
+    const home = createCodexHome({ baseUrl: api.baseUrl });
+    const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: bin }, flags: ['--record-text', '--timing', 'heldReleaseQuietMs=120000'] });
+    await s.run.untilRecorded('OSC 7501 idle', (l) => l.type === 'osc' && l.code === 7501 && String(l.payload).startsWith('state=idle'), 30_000);
+    await sleep(500);
+
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Run it in the background');
+    const isRecord = (type: string) => (l: { type: string; record?: unknown }) => l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === type;
+    const started = await s.run.untilRecorded('the turn start in the rollout', isRecord('task_started'), 30_000);
+    const ended = await s.run.untilRecorded('the turn end in the rollout', isRecord('task_complete'), 30_000);
+    const finished = await s.run.untilRecorded("the job's completion in the rollout", (l) => isRecord('item_completed')(l) && (l.record as { payload?: { item?: { type?: string } } }).payload?.item?.type === 'CommandExecution' && l.t > ended.t, 30_000);
+    await s.run.wait('done', '60s');
+    await sleep(1_000);
+    const done = s.run.verdicts.slice(mark).filter((v) => v.to === 'done');
+    expect(done, s.run.describe(mark)).toHaveLength(1);
+    expect(started.t).toBeLessThan(ended.t);
+    expect(done[0]!.t, s.run.describe(mark)).toBeGreaterThan(finished.t);
+
+    const lines = await sessions.quitAndCheck(s, 'background-job');
+    expect(linesOf(lines, 'hook', (l) => l.event === 'SessionStart')).toEqual([]);
   }, 90_000);
 });

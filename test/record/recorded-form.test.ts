@@ -12,6 +12,7 @@ import { parseRecording, type RecordingLine } from '../../src/record/format.js';
 import { recordedForm } from '../../src/record/recorded-form.js';
 import { replay } from '../../src/tile/replay.js';
 import { decodeBase64 } from '../../src/sources/psp.js';
+import { TITLE_REQUEST } from '../../src/sources/hooks/codex-notify.js';
 
 const root = join(import.meta.dirname, '..', '..', 'fixtures');
 
@@ -54,7 +55,10 @@ function freeText(line: RecordingLine): string[] {
       const p = line.payload;
       // An error's first line is kept: it is the stop reason ("API Error: 400 …").
       const last = line.event === 'StopFailure' ? undefined : p.last_assistant_message;
-      return [p.prompt, last, p.message, p.cwd, p.transcript_path, p.prompt_response, ...strings(p.background_tasks).filter((s) => s.includes(' '))].filter(
+      // A transcript path's folder names the user; its file name is kept (a recording already in
+      // the kept form holds only that).
+      const folder = typeof p.transcript_path === 'string' && p.transcript_path.includes('/') ? p.transcript_path.slice(0, p.transcript_path.lastIndexOf('/')) : undefined;
+      return [p.prompt, last, p.message, p.cwd, folder, p.prompt_response, ...strings(p.background_tasks).filter((s) => s.includes(' '))].filter(
         (s): s is string => typeof s === 'string' && s.length > 24,
       );
     }
@@ -62,7 +66,8 @@ function freeText(line: RecordingLine): string[] {
       if ((line.record as { isApiErrorMessage?: unknown }).isApiErrorMessage === true) return [];
       return strings(line.record).filter((s) => s.length > 40 && !s.startsWith('toolu_'));
     case 'notify':
-      return strings(line.payload).filter((s) => s.length > 40);
+      // The title thread's marker (TITLE_REQUEST) is kept on purpose: it is belltower's words.
+      return strings(line.payload).filter((s) => s.length > 40 && s !== TITLE_REQUEST);
     case 'osc': {
       // An error's text is its stop reason, which the StopFailure hook keeps (first line).
       if (line.code !== 7501 || line.payload.startsWith('state=error')) return [];

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export type AgentName = 'claude' | 'codex' | 'gemini';
+/** Older versions still in use that the suite runs too (scripts/install-claude.mjs lists them). */
+export type OlderAgent = 'claude@1.0.128' | 'codex@0.169.1' | 'codex@0.150.1';
 
 export const PINNED_VERSIONS: Readonly<Record<AgentName, string>> = {
   claude: '2.1.332',
@@ -29,7 +31,7 @@ export interface InstallOptions {
 export type InstallResult = { ok: true; bin: string } | { ok: false; reason: string };
 
 interface InstallerModule {
-  installAgent(name: AgentName, options?: InstallOptions): Promise<string>;
+  installAgent(name: AgentName | OlderAgent, options?: InstallOptions): Promise<string>;
   agentCacheRoot(): string;
 }
 
@@ -56,6 +58,17 @@ export async function tryInstallAgent(name: AgentName, options: InstallOptions =
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { ok: false, reason: `${name} ${PINNED_VERSIONS[name]} is not available: ${message.split('\n')[0] ?? message}` };
+  }
+}
+
+/** An older version (`codex@0.169.1`), installed like the pinned ones (its own `BELLTOWER_…_BIN`
+ * points at one instead); a failure comes back as a reason to skip. */
+export async function tryInstallOlder(name: OlderAgent, options: InstallOptions = {}): Promise<InstallResult> {
+  try {
+    return { ok: true, bin: await (await load()).installAgent(name, options) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, reason: `${name} is not available: ${message.split('\n')[0] ?? message}` };
   }
 }
 

@@ -34,6 +34,10 @@ export interface Injection {
   refusedOnScreen?(rows: readonly string[]): string | undefined;
   /** The session log a hook (or notify) call points at, if it says one; `following`: one is followed already. */
   transcriptFor?(event: string, payload: Record<string, unknown>, following: boolean): TranscriptTarget | undefined;
+  /** For an agent that names its session log in no hook at the start of a turn (Codex before
+   * 0.171): the log among the files the tile's processes hold open, looked for each time the tile
+   * starts working. */
+  transcriptAmongOpenFiles?(paths: readonly string[]): string | undefined;
   /** The arguments already start (or resume) the tile's conversation. */
   startsConversation: boolean;
   /** The user's own arguments as the agent is to get them, when the injection took one of them

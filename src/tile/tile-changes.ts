@@ -32,28 +32,31 @@ export function changesTarget(tile: { cwd: string; worktree?: Worktree | undefin
   return { cwd: tile.cwd, base: 'HEAD', branch: null };
 }
 
-/** A count this fresh of the same folder is shared, not run again (ten tiles in one checkout cost
- * one count, not ten). */
-const SHARED_FOR_MS = 2000;
-
-/** Git runs two counts at a time for all the tiles of a set, the others waiting their turn; tiles
- * of one folder share a count that runs or has just finished. */
-export function countingQueue(env: Record<string, string | undefined>, limit = 2, now: () => number = Date.now): ChangesCounter {
+/**
+ * Git runs two counts at a time for all the tiles of a set, the others waiting their turn. Tiles of
+ * one folder share a count that is still waiting (ten tiles in one checkout that ask together cost
+ * one count, not ten); a count that has started may have read the files before the change that made
+ * a tile ask (the agent's last write, just before its done), so whoever asks then gets a count of
+ * their own, run after it.
+ */
+export function countingQueue(env: Record<string, string | undefined>, limit = 2): ChangesCounter {
   const queue = new RunQueue(limit, 256);
   const gitEnv = env as NodeJS.ProcessEnv;
-  const recent = new Map<string, { result: Promise<ChangesSummary | null>; done: number | null }>();
+  const waiting = new Map<string, { result: Promise<ChangesSummary | null>; started: boolean }>();
   return (target) => {
     const key = JSON.stringify([target.cwd, target.base, target.branch]);
-    for (const [k, entry] of recent) if (entry.done !== null && now() - entry.done >= SHARED_FOR_MS) recent.delete(k);
-    const shared = recent.get(key);
-    if (shared) return shared.result;
-    const entry: { result: Promise<ChangesSummary | null>; done: number | null } = { result: Promise.resolve(null), done: null };
-    entry.result = queue.run(() => countChanges(target.cwd, target.base, target.branch, { env: gitEnv })).finally(() => {
-      entry.done = now();
+    const shared = waiting.get(key);
+    if (shared && !shared.started) return shared.result;
+    const entry = { result: Promise.resolve<ChangesSummary | null>(null), started: false };
+    entry.result = queue.run(() => {
+      entry.started = true;
+      return countChanges(target.cwd, target.base, target.branch, { env: gitEnv });
     });
-    // A failed count is not shared once it has failed: the next asks again.
-    entry.result.catch(() => recent.delete(key));
-    if (recent.size < 256) recent.set(key, entry);
+    const forget = (): void => {
+      if (waiting.get(key) === entry) waiting.delete(key);
+    };
+    entry.result.then(forget, forget);
+    waiting.set(key, entry);
     return entry.result;
   };
 }

@@ -5,7 +5,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +98,14 @@ async function until<T>(what: string, probe: () => T | undefined | false | Promi
 
 const socketOf = (session: string) => join(state, 'run', 'control', `${session}.sock`);
 
+/** How many sockets the kernel lists at `path` (/proc/net/unix): the listening one and each
+ * connection it accepted. */
+function peersOf(path: string): number {
+  return readFileSync('/proc/net/unix', 'utf8')
+    .split('\n')
+    .filter((line) => line.endsWith(` ${path}`)).length;
+}
+
 describe('belltower run --headless with the control socket', () => {
   it('ls, send --enter and wait --for done drive a tile; the verdict stream is JSON lines', async () => {
     const h = headless('t1', agentScript());
@@ -141,7 +149,11 @@ describe('belltower run --headless with the control socket', () => {
     // A wait that can no longer be met ends when the tile exits, not at its timeout (whether the
     // exit lands before or after the wait arrives, the answer is the same): the reply says so, and
     // a timeout would have exited 124.
+    const connected = peersOf(socketOf('t1'));
     const waiting = cli('wait', '1', '--for', 'blocked', '--timeout', '60s');
+    // The wait must reach the session before the tile ends it (a wait started after belltower has
+    // ended finds no session: exit 2): its connection shows up beside the listening socket.
+    await until('the wait connected', () => peersOf(socketOf('t1')) > connected);
     await cli('send', '1', 'quit', '--enter');
     const unmet = await waiting;
     expect(unmet.code).toBe(1);

@@ -188,20 +188,27 @@ describe("a tile's changes", () => {
 });
 
 describe('the counting queue a set shares', () => {
-  it('tiles of one folder share a count just made; an older one is made again', async () => {
+  it('tiles of one folder share a count still waiting; one asked after a count started gets its own, which sees the change', async () => {
     const folder = repo();
-    let now = 0;
-    const count = countingQueue(GIT_ENV, 2, () => now);
+    const other = repo();
+    // One count at a time: the other folder's holds the place while this folder's wait.
+    const count = countingQueue(GIT_ENV, 1);
     const target = { cwd: folder, base: 'HEAD', branch: null };
-    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    const first = count({ cwd: other, base: 'HEAD', branch: null });
+    const a = count(target);
+    const b = count(target);
+    // Both wait behind the other folder's: one count for the two.
+    expect(b).toBe(a);
+    expect(await a).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    await first;
+    // The agent writes, then its done asks: a count that started before the write is not shared
+    // (before, a count finished within 2 s was, and the header stayed at "no changes").
+    const before = count(target);
     writeFileSync(join(folder, 'new.ts'), 'x\n');
-    now = 1500;
-    // Within the window: the same answer, git not asked again (the new file is not in it).
-    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
-    // Another folder's (here: against another base) is its own count.
-    expect((await count({ ...target, base: gitIn(folder, 'rev-parse', 'HEAD').trim() }))?.files).toBe(1);
-    now = 2500;
-    expect(await count(target)).toEqual({ branch: 'main', added: 1, removed: 0, files: 1 });
+    const after = count(target);
+    expect(after).not.toBe(before);
+    expect(await after).toEqual({ branch: 'main', added: 1, removed: 0, files: 1 });
+    await before;
   });
 });
 

@@ -53,7 +53,7 @@ describe('notifications from the real Claude Code in the grid (tmux)', () => {
       tmux.keys('C-\\');
       await tmux.waitFor('blocked', (s) => stateOf(s, 1, 'claude') === 'blocked', 30_000);
       await tmux.until('the bell', () => tmux.bells() >= 1);
-      await tmux.until('the notification', () => notifications(client.output()).length >= 1, 5_000);
+      await tmux.until('the notification', () => notifications(client.output()).length >= 1, 30_000);
       // The words come from the PermissionRequest hook (`approve Bash \`…\``) or, when OSC 7501 says
       // blocked first, from its message (`approve Bash: …`): either names the command.
       const asked = notifications(client.output());
@@ -73,7 +73,7 @@ describe('notifications from the real Claude Code in the grid (tmux)', () => {
       tmux.keys('C-\\');
       await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
       await tmux.until('the second bell', () => tmux.bells() >= 2);
-      await tmux.until('the second notification', () => notifications(client.output()).length >= 2, 5_000);
+      await tmux.until('the second notification', () => notifications(client.output()).length >= 2, 30_000);
       expect(notifications(client.output())[1]).toBe('claude: done — "File created."');
       await sleep(1_000);
       expect(tmux.bells()).toBe(2);

@@ -139,7 +139,7 @@ class ClaudeUnderTest {
     const probe = line.slice(0, 40);
     const before = this.count(probe);
     this.proc.write(line);
-    await this.waitFor(`the typed text ${JSON.stringify(probe)} on screen`, () => this.count(probe) > before, 5_000);
+    await this.waitFor(`the typed text ${JSON.stringify(probe)} on screen`, () => this.count(probe) > before, 30_000);
     this.proc.write('\r');
   }
 
@@ -241,7 +241,7 @@ describe('real Claude Code against the fake Anthropic API', () => {
     expect(working.t).toBeLessThan(done.t);
     const turn = c.osc7501.slice(mark, c.osc7501.indexOf(done) + 1).map((e) => e.payload);
     expect(turn.every((p) => /^state=(working|done):app=claude-code/.test(p))).toBe(true);
-    await c.waitFor('the answer on screen', () => c.screen().includes(answer), 5_000);
+    await c.waitFor('the answer on screen', () => c.screen().includes(answer), 30_000);
 
     // The fake API saw exactly one main-loop request, carrying the prompt as the last user text.
     const main = api.mainRequests();
@@ -293,7 +293,7 @@ describe('real Claude Code against the fake Anthropic API', () => {
     const afterBlock = c.osc7501.length;
     const presses = await c.approve();
     const done = await c.waitForState('done', afterBlock, 15_000);
-    await c.waitFor('the final answer on screen', () => c.screen().includes('File created.'), 5_000);
+    await c.waitFor('the final answer on screen', () => c.screen().includes('File created.'), 30_000);
     expect(fs.existsSync(`${home.cwd}/belltower-approved.txt`)).toBe(true);
 
     const main = api.mainRequests();

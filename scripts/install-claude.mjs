@@ -70,7 +70,8 @@ export const AGENTS = {
     versionPattern: /0\.61\.0/,
   },
   // Older versions still in use, each with what it lacks (test/e2e/older-versions.test.ts):
-  // Claude Code 1.0 has no PermissionRequest hook, Codex 0.150 no OSC 7501, 0.169 no SessionStart.
+  // Claude Code 1.0 has no PermissionRequest hook, Codex 0.150 no OSC 7501, 0.169 no SessionStart;
+  // Gemini CLI 0.55 sends a tool's AfterTool after an Esc ended its turn, as 0.61 does.
   'claude@1.0.128': {
     name: 'claude',
     pkg: '@anthropic-ai/claude-code',
@@ -86,6 +87,14 @@ export const AGENTS = {
     envVar: 'BELLTOWER_CODEX_0_169_BIN',
     bin: (dir) => [path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'codex.cmd' : 'codex')],
     versionPattern: /0\.169\.1/,
+  },
+  'gemini@0.55.1': {
+    name: 'gemini',
+    pkg: '@google/gemini-cli',
+    version: '0.55.1',
+    envVar: 'BELLTOWER_GEMINI_0_55_BIN',
+    bin: (dir) => [path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'gemini.cmd' : 'gemini')],
+    versionPattern: /0\.55\.1/,
   },
   'codex@0.150.1': {
     name: 'codex',

@@ -10,6 +10,8 @@
  *
  * - Codex 0.169.1: OSC 7501 and notify, but no SessionStart hook to name its rollout: the rollout
  *   is found among the files Codex holds open as a turn starts.
+ * - Gemini CLI 0.55.1: after Esc ends a turn during a shell command, that command's AfterTool still
+ *   arrives, seconds later; it is the ended turn's, and the next prompt ends in one done.
  *
  * Each version is installed into .cache/agents like the pinned ones (scripts/install-claude.mjs;
  * BELLTOWER_CLAUDE_1_0_BIN, BELLTOWER_CODEX_0_150_BIN, BELLTOWER_CODEX_0_169_BIN point at another
@@ -29,7 +31,10 @@ import { createCodexHome, type CodexHome } from '../support/codex-home.js';
 import { lastUserOf, permissionBash, startFakeAnthropic, text as claudeText, type FakeAnthropic, type MessagesRequest, type RecordedRequest } from '../support/fake-anthropic.js';
 import { exec, startFakeOpenAI, text, type FakeOpenAI } from '../support/fake-openai.js';
 import { sleep } from '../support/fake-server.js';
-import { AgentSessions, linesOf } from '../support/headless-agent.js';
+import { AgentSessions, BELLTOWER_BIN, linesOf } from '../support/headless-agent.js';
+import { createGeminiHome, type GeminiHome } from '../support/gemini-home.js';
+import { shell as geminiShell, startFakeGemini, text as geminiText, type FakeGemini } from '../support/fake-gemini.js';
+import { unprivilegedUser } from '../support/unprivileged-user.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const built = existsSync(join(REPO, 'dist', 'cli', 'main.js'));
@@ -168,4 +173,42 @@ describe('Codex 0.169.1: a background job', () => {
     const lines = await sessions.quitAndCheck(s, 'background-job');
     expect(linesOf(lines, 'hook', (l) => l.event === 'SessionStart')).toEqual([]);
   }, 90_000);
+});
+
+describe('Gemini CLI 0.55.1: Esc during a shell command', () => {
+  const version = olderVersion('gemini@0.55.1');
+  const sessions = new AgentSessions<FakeGemini, GeminiHome>('gemini', 'gemini-0.55.1', '0.55.1');
+  afterEach(() => sessions.teardown());
+
+  it("the tool's late AfterTool is the ended turn's: idle stays, and the next prompt ends in one done", async (ctx) => {
+    const bin = version.bin(ctx);
+    // Gemini runs as a real user would (not root: hooks in root-owned settings are treated apart).
+    const who = unprivilegedUser([bin, BELLTOWER_BIN]);
+    if (!who.ok) return ctx.skip(who.reason);
+    const api = await startFakeGemini({ script: [geminiShell('sleep 6'), geminiText('Second answer.')] });
+    const home = createGeminiHome({ baseUrl: api.url, allowShell: true });
+    const s = sessions.start(api, home, { env: { BELLTOWER_GEMINI_BIN: bin }, flags: ['--record-text'], runAs: who.user });
+    await s.run.until('the first idle verdict', () => s.run.verdicts.some((v) => v.to === 'idle'), 60_000);
+    await sleep(1_000);
+
+    const mark = s.run.verdicts.length;
+    await s.run.submit('Sleep for a while');
+    await s.run.untilRecorded('BeforeTool', (l) => l.type === 'hook' && l.event === 'BeforeTool', 30_000);
+    await sleep(1_000);
+    await s.run.type('\x1b');
+    await s.run.until('the interrupt', () => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), 30_000);
+    const late = await s.run.untilRecorded('the late AfterTool', (l) => l.type === 'hook' && l.event === 'AfterTool', 30_000);
+    const interrupted = s.run.recording().find((l) => l.type === 'verdict' && l.reason === 'interrupted');
+    expect(late.seq).toBeGreaterThan(interrupted?.seq ?? Infinity);
+    await sleep(1_000);
+    expect(s.run.verdicts.at(-1)?.to, s.run.describe(mark)).toBe('idle');
+
+    const second = s.run.verdicts.length;
+    await s.run.submit('Now answer');
+    await s.run.wait('done', '60s');
+    await sleep(1_000);
+    expect(s.run.verdicts.slice(second).map((v) => v.to), s.run.describe(mark)).toEqual(['working', 'done']);
+    expect(s.run.verdicts.slice(mark).filter((v) => v.to === 'done')).toHaveLength(1);
+    await sessions.quitAndCheck(s, 'hooks-interrupt-tool');
+  }, 180_000);
 });

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export type AgentName = 'claude' | 'codex' | 'gemini';
 /** Older versions still in use that the suite runs too (scripts/install-claude.mjs lists them). */
-export type OlderAgent = 'claude@1.0.128' | 'codex@0.169.1' | 'codex@0.150.1';
+export type OlderAgent = 'claude@1.0.128' | 'codex@0.169.1' | 'codex@0.150.1' | 'gemini@0.55.1';
 
 export const PINNED_VERSIONS: Readonly<Record<AgentName, string>> = {
   claude: '2.1.332',

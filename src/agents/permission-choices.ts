@@ -100,6 +100,27 @@ export function pickChoice(choices: readonly Choice[], answer: AnswerChoice): Ch
   return choiceFor(choices, answer as Answer);
 }
 
+/**
+ * What a dialog drawn on the screen asks, for an agent that says it in no hook (Codex 0.150–0.171:
+ * `Would you like to run the following command?` … `$ touch a.txt` above its options), in the
+ * agent-words form (`approve command \`touch a.txt\``); undefined when no such dialog is drawn.
+ */
+export function dialogAsks(rows: readonly string[]): string | undefined {
+  let asks: string | undefined;
+  for (let y = 0; y < rows.length; y++) {
+    const question = /^\s*Would you like to (.+?)\?\s*$/.exec(rows[y]!);
+    if (!question) continue;
+    if (!/^run the following command$/i.test(question[1]!)) {
+      asks = `approve: ${question[1]!}`;
+      continue;
+    }
+    // The command is the first `$ ` line under the question, before the options.
+    const command = rows.slice(y + 1, y + 8).map((row) => /^\s*\$ (\S.*?)\s*$/.exec(row)?.[1]).find((found) => found !== undefined);
+    asks = command ? `approve command \`${command}\`` : 'approve command';
+  }
+  return asks;
+}
+
 /** What a blocked tile asks, as its header and row say it: `approve Bash: npm test`. */
 export function requestWords(asks: string): string {
   const approve = /^approve (\S+) `(.*)`$/s.exec(asks);

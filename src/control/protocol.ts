@@ -111,7 +111,16 @@ export interface TileInfo {
   inputPending?: true;
   /** Blocked: the request it puts to the user (tile/pending-request.ts): an id that changes when
    * another request replaces it, the agent's words, and the options its dialog draws now. */
-  request?: { id: string; asks: string; options: readonly { key: string; label: string; answer: Answer | null }[] };
+  request?: {
+    id: string;
+    asks: string;
+    /** The tool it asks for, and the command it would run or the file it would change, where the
+     * agent named them (`Bash` + `npm test`, `Edit` + `src/app.ts`, Codex's dialog: `command`). */
+    tool?: string;
+    command?: string;
+    path?: string;
+    options: readonly { key: string; label: string; answer: Answer | null }[];
+  };
   /** It runs on another machine over ssh: the host; whether belltower's hooks reach it over the
    * connection (`connecting`: waiting for the login); `lost`: ssh ended with 255. */
   remote?: { host: string; hooks: 'off' | 'connecting' | 'on'; lost?: true; notFound?: true };

@@ -52,15 +52,21 @@ function hookWords(event: string, payload: Record<string, unknown>): AgentWords 
     case 'PermissionRequest': {
       const tool = str(payload.tool_name);
       if (!tool) return null;
+      // Claude asks to leave plan mode with the plan as its input: what is approved is the plan.
+      if (tool === 'ExitPlanMode') return words('blocked', 'approve plan');
       const input = (payload.tool_input ?? {}) as Record<string, unknown>;
-      const what = str(input.command) ?? str(input.file_path) ?? str(input.url) ?? str(input.description);
+      const file = str(input.file_path) ?? str(input.notebook_path);
+      const what = str(input.command) ?? (file ? relativeTo(str(payload.cwd), file) : undefined) ?? str(input.url) ?? str(input.description);
       return words('blocked', what ? `approve ${tool} \`${firstLine(what)}\`` : `approve ${tool}`);
     }
     case 'Notification': {
       // Claude: permission_prompt / elicitation; Gemini: ToolPermission. "Waiting for your input"
       // after a minute of rest is not a request.
       const type = str(payload.notification_type) ?? '';
-      const message = str(payload.message);
+      // Gemini's ToolPermission names what it asks in its details (its message only says "Tool
+      // Confirm Shell Command requires execution").
+      const asked = type === 'ToolPermission' ? geminiAsks(payload.details, str(payload.cwd)) : undefined;
+      const message = asked ?? str(payload.message);
       if (!message || type === 'idle_prompt') return null;
       const said = words('blocked', message);
       return said ? { ...said, reminder: true } : null;
@@ -81,6 +87,27 @@ function hookWords(event: string, payload: Record<string, unknown>): AgentWords 
     default:
       return null;
   }
+}
+
+/** What Gemini CLI's confirmation asks, from its Notification's details (0.61: `{type: "exec",
+ * command, rootCommand}`, `{type: "edit", fileName, filePath}`, `{type: "mcp", toolName}`). */
+function geminiAsks(details: unknown, cwd: string | undefined): string | undefined {
+  if (typeof details !== 'object' || details === null) return undefined;
+  const d = details as Record<string, unknown>;
+  const command = str(d.command);
+  if (d.type === 'exec' && command) return `approve Shell \`${firstLine(command)}\``;
+  const file = str(d.filePath) ?? str(d.fileName);
+  if (d.type === 'edit' && file) return `approve Edit \`${relativeTo(cwd, file)}\``;
+  const tool = str(d.toolName);
+  if (d.type === 'mcp' && tool) return `approve ${tool}`;
+  return undefined;
+}
+
+/** A path inside `cwd` as the user thinks of it there (`src/app.ts`); any other as given. */
+function relativeTo(cwd: string | undefined, file: string): string {
+  if (!cwd || !file.startsWith('/')) return file;
+  const base = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return file.startsWith(base) && file.length > base.length ? file.slice(base.length) : file;
 }
 
 function words(state: WordsFor, text: string): AgentWords | null {

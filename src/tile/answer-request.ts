@@ -67,7 +67,8 @@ export async function answerRequest(port: AnswerPort, answer: AnswerChoice, opti
   if (first.state !== 'blocked' || !first.request) return refuse('not-asking', `${tile} is not asking anything now (it is ${first.state}): nothing sent`);
   const request = first.request;
   if (options.request !== undefined && options.request !== request.id) {
-    return refuse('stale', `${tile}'s request changed since it was shown (now: ${request.asks || 'a request without words'}, id ${request.id}): nothing sent`);
+    // "nothing sent" first: a status line cut to its width still says it.
+    return refuse('stale', `${tile}'s request changed since it was shown: nothing sent (now: ${request.asks || 'a request without words'}, id ${request.id})`);
   }
   const words = answerWords(answer);
 

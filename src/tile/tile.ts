@@ -11,13 +11,12 @@ import { subscribe } from '../session/listeners.js';
 import { Session } from '../session/session.js';
 import type { EngineState, Verdict } from '../verdict/state.js';
 import { LivePipeline, openRecording } from './live-pipeline.js';
-import { exitEvidence } from './tile-end.js';
-import type { TileEnd } from './tile-end.js';
+import { exitEvidence, type TileEnd } from './tile-end.js';
 import { TileExit } from './tile-exit.js';
 import { connectionLost, tileInfo } from './tile-info.js';
 import { TileInput } from './tile-input.js';
-import { prepareLaunch } from './tile-launch.js';
-import type { TileLaunch } from './tile-launch.js';
+import { prepareLaunch, type TileLaunch } from './tile-launch.js';
+import { requestWatch } from './request-watch.js';
 import type { TileSetup } from './tile-options.js';
 import { tileChanges, type TileChanges } from './tile-changes.js';
 
@@ -86,6 +85,7 @@ export class Tile {
     link.started(session.screen, session.pid);
     this.changes = tileChanges(options, finished !== undefined, () => options.onInfo?.(this));
     this.changeListeners.add(({ verdict }) => (this.changes.verdict(verdict.state), link.verdict(verdict.state)));
+    const watchRequest = requestWatch(() => (this.verdict.state === 'blocked' ? this.info().request?.id : undefined), () => options.onInfo?.(this));
     this.live = new LivePipeline({
       ...(options.now ? {} : { epoch: this.startedAt }), // an injected clock has no wall-clock zero
       setup: options,
@@ -97,7 +97,7 @@ export class Tile {
       conversation: { id: launch.conversationId, used: launch.resumed },
       t: () => this.t(),
       onOutput: () => void (this.showingRestored = false),
-      onParsed: () => link.chunkParsed(),
+      onParsed: () => (link.chunkParsed(), watchRequest()),
       onEffect: (effect) => {
         if (effect.type === 'ring') for (const listener of this.ringListeners) listener(this, effect.state);
         else for (const listener of this.changeListeners) listener({ tile: this, from: effect.from, verdict: effect.verdict });

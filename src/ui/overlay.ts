@@ -53,6 +53,8 @@ export interface WhyFacts {
   note?: string;
   /** Where a remote tile runs and what belltower hears from it there. */
   remote?: string;
+  /** A blocked tile's request: what it asks, whole, and the options its dialog draws. */
+  request?: { readonly asks: string; readonly options: readonly { readonly key: string; readonly label: string }[] };
   entries: readonly WhyEntry[];
 }
 
@@ -189,7 +191,7 @@ export function overlayContent(overlay: Overlay, facts: OverlayFacts, maxWidth: 
       const lines: OverlayLine[] = [
         { text: `${stateWords(why.state, why.kind)} for ${age(why.sinceMs)}, decided by ${provenance(why.source, why.state)}`, tone: 'title' },
         { text: printableLine(why.reason, width) },
-        ...(why.says ? [{ text: `the agent says: ${printableLine(why.says, width - 16)}`, tone: 'dim' as const }] : []),
+        ...(why.request ? requestLines(why.request, width) : why.says ? [{ text: `the agent says: ${printableLine(why.says, width - 16)}`, tone: 'dim' as const }] : []),
         ...(why.facts ? [{ text: printableLine(why.facts, width), tone: 'dim' as const }] : []),
         ...(why.remote ? [{ text: printableLine(why.remote, width), tone: 'dim' as const }] : []),
         ...(why.notice ? [{ text: printableLine(why.notice, width), tone: 'warn' as const }] : []),
@@ -233,6 +235,13 @@ function reviewContent(review: ReviewOverlay, facts: OverlayFacts, maxWidth: num
 
 /** `text` in lines of at most `width` columns, broken between words (a word longer than a line is
  * cut there). */
+/** A request whole (wrapped, never cut) and its options as the dialog draws them, each its own line. */
+function requestLines(request: NonNullable<WhyFacts['request']>, width: number): OverlayLine[] {
+  const asks = request.asks ? wrapWords(`it asks: ${printableLine(request.asks, 4 * width)}`, width).map((text) => ({ text })) : [{ text: 'it asks something it did not name', tone: 'dim' as const }];
+  const options = request.options.length > 0 ? request.options.map((option) => ({ key: `  ${option.key}.`, text: printableLine(option.label, width - 6) })) : [{ text: 'its options are not drawn yet', tone: 'dim' as const }];
+  return [...asks, ...options];
+}
+
 export function wrapWords(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';

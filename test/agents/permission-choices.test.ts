@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choiceFor, ownWordsChoice, pickChoice, readChoices, readQuestion } from '../../src/agents/permission-choices.js';
+import { choiceFor, dialogAsks, ownWordsChoice, pickChoice, readChoices, readQuestion, requestWords } from '../../src/agents/permission-choices.js';
 
 describe('the options of a permission dialog, read from its rows', () => {
   it("Claude Code's dialog: yes, always, no", () => {
@@ -46,6 +46,15 @@ describe('the options of a permission dialog, read from its rows', () => {
   it("Claude Code 2.1.332's command dialog: its \"don’t\" has a typographic apostrophe", () => {
     const rows = [' Do you want to proceed?', ' ❯ 1. Yes', '   2. Yes, and don’t ask again for: npm *', '   3. Yes, and switch to auto mode · auto mode handles these prompts for you', '   4. No'];
     expect(readChoices(rows).map((c) => c.answer)).toEqual(['allow', 'always', null, 'deny']);
+  });
+
+  it("what Codex's dialog asks, read off the screen (it says it in no hook)", () => {
+    // Codex 0.171 (fixtures/codex-0.171.0/permission.jsonl, half a second after OSC 7501 blocked).
+    const rows = ['• Running touch belltower-approved.txt', '', '  Would you like to run the following command?', '', '  Environment: local', '  Reason: Create the file?', '', '  $ touch belltower-approved.txt', '', '› 1. Yes, proceed (y)'];
+    expect(dialogAsks(rows)).toBe('approve command `touch belltower-approved.txt`');
+    expect(requestWords(dialogAsks(rows)!)).toBe('approve command: touch belltower-approved.txt');
+    expect(dialogAsks(['  Would you like to make the following edits?', '› 1. Yes, proceed (y)'])).toBe('approve: make the following edits');
+    expect(dialogAsks(['• Working (0s • esc to interrupt)', '› Ask Codex to do anything'])).toBeUndefined();
   });
 
   it("Codex's and Gemini's dialogs", () => {

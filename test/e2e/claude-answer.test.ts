@@ -144,6 +144,40 @@ describe('answering the real Claude Code from the grid (tmux)', () => {
     }
   }, 150_000);
 
+  it('a stale press: the deny form opened on one request, a script answers it (always), Claude asks another before ⏎: refused, nothing sent', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const script = [permissionBash('npm --version'), permissionBash('touch belltower-second.txt'), text('Both done.')];
+    const { api, tmux, close, cwd, dir, session } = await blockedClaude('stale', script, 'npm --version');
+    try {
+      // T opens the one-line field for the request shown now: npm --version.
+      tmux.keys('T');
+      await tmux.waitFor('the deny form', (s) => s.includes('deny and tell 1 claude'));
+      // Meanwhile a script answers exactly that request, "always", as ls --json names it.
+      const [tile] = JSON.parse((await cli(dir, ['ls', '--json', '--session', session])).stdout) as TileInfo[];
+      expect(tile!.request).toMatchObject({ tool: 'Bash', command: 'npm --version' });
+      const always = await cli(dir, ['answer', '1', 'always', '--request', tile!.request!.id, '--session', session]);
+      expect(always.stderr).toBe('');
+      expect(always.code).toBe(0);
+      await api.waitForRequest(toolResult, 30_000);
+      await tmux.waitFor('blocked on the second', (s) => stateOf(s, 1, 'claude') === 'blocked' && (headerOf(s, 1, 'claude') ?? '').includes('touch belltower-second.txt'), 30_000);
+      const requests = api.requests.length;
+      tmux.type('use a different name');
+      tmux.keys('Enter');
+      const refused = await tmux.waitFor('the refusal', (s) => s.includes('changed since it was shown'), 15_000);
+      expect(refused).toContain('nothing sent');
+      // Nothing reached Claude: it still asks about the second command, which has not run.
+      expect(stateOf(refused, 1, 'claude')).toBe('blocked');
+      expect(existsSync(join(cwd, 'belltower-second.txt'))).toBe(false);
+      expect(api.requests.length).toBe(requests);
+      // The request now shown is answered by one key as usual.
+      tmux.keys('y');
+      await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);
+      expect(existsSync(join(cwd, 'belltower-second.txt'))).toBe(true);
+    } finally {
+      await close();
+    }
+  }, 150_000);
+
   it("o answers a question (AskUserQuestion) from the grid: a digit picks its option, and the model gets it", async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
     const { api, tmux, close } = await blockedClaude('question', [askDatabase(), text('SQLite it is.')], 'Which database should I use?', 'Type something.');

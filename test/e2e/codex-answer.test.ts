@@ -17,7 +17,7 @@ import { BELLTOWER_BIN, REPO } from '../support/claude-in-tmux.js';
 import { createCodexHome } from '../support/codex-home.js';
 import { exec, startFakeOpenAI, text } from '../support/fake-openai.js';
 import type { Reply } from '../support/fake-openai.js';
-import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
 
 let install: InstallResult = { ok: false, reason: 'not attempted' };
 
@@ -71,10 +71,28 @@ describe('answering the real Codex from the grid (tmux)', () => {
     if (!install.ok) return ctx.skip(install.reason);
     const { api, tmux, close, cwd } = await blockedCodex('allow', [escalated('touch belltower-answered.txt'), text('File created.')]);
     try {
+      // Codex names the command in no hook and no OSC 7501: its header reads it off the dialog.
+      const asked = await tmux.waitFor('the command in the header', (s) => /◆ approve command: touch belltower-answered\.txt/.test(headerOf(s, 1, 'codex') ?? ''), 15_000);
+      expect(headerOf(asked, 1, 'codex')).toMatch(/◆ approve command: touch belltower-answered\.txt/);
       tmux.keys('y');
       await tmux.waitFor('done', (s) => stateOf(s, 1, 'codex') === 'done', 30_000);
       expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(true);
       expect(api.mainRequests()).toHaveLength(2);
+      expect(tmux.screen().split('\n').filter(Boolean).at(-1)).not.toMatch(/FOCUS/);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('N denies it: the command never runs, and Codex says it was not run', async (ctx) => {
+    if (!install.ok) return ctx.skip(install.reason);
+    const { api, tmux, close, cwd } = await blockedCodex('deny', [escalated('touch belltower-denied.txt'), text('Understood.')]);
+    try {
+      tmux.keys('N');
+      const left = await tmux.waitFor('the request gone', (s) => stateOf(s, 1, 'codex') !== 'blocked', 30_000);
+      await tmux.waitFor('the denial said by Codex', (s) => /denied|canceled|cancelled|rejected|not run/i.test(s.split('\n').filter((line) => line.includes('touch belltower-denied.txt')).join('\n')), 30_000);
+      expect(stateOf(left, 1, 'codex')).not.toBe('blocked');
+      expect(existsSync(join(cwd, 'belltower-denied.txt'))).toBe(false);
       expect(tmux.screen().split('\n').filter(Boolean).at(-1)).not.toMatch(/FOCUS/);
     } finally {
       await close();

@@ -16,7 +16,7 @@ import { tryInstallGemini, type InstallResult } from '../support/claude-install.
 import { BELLTOWER_BIN, REPO } from '../support/claude-in-tmux.js';
 import { shell, startFakeGemini, text, type Reply } from '../support/fake-gemini.js';
 import { createGeminiHome } from '../support/gemini-home.js';
-import { stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
+import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
 import { chownTree, unprivilegedUser, type Unprivileged } from '../support/unprivileged-user.js';
 
 let install: InstallResult = { ok: false, reason: 'not attempted' };
@@ -88,6 +88,9 @@ describe('answering the real Gemini CLI from the grid (tmux)', () => {
     ready(ctx);
     const { api, tmux, close, cwd } = await blockedGemini('allow', [shell('touch belltower-answered.txt'), text('File created.')]);
     try {
+      // What it asks, from its Notification's details (its message says only "Tool Confirm Shell
+      // Command requires execution").
+      expect(headerOf(tmux.screen(), 1, 'gemini')).toMatch(/◆ approve Shell: touch belltower-answered\.txt/);
       tmux.keys('y');
       await tmux.waitFor('done', (s) => stateOf(s, 1, 'gemini') === 'done', 30_000);
       expect(existsSync(join(cwd, 'belltower-answered.txt'))).toBe(true);

@@ -10,6 +10,18 @@ describe('agentWords', () => {
     expect(agentWords({ type: 'osc', code: 7501, payload: `state=blocked:kind=permission:msg=${b64('approve Bash: make deploy')}` })).toEqual({ for: 'blocked', text: 'approve Bash: make deploy' });
   });
 
+  it('says an edit by its path inside the folder, a plan as a plan, and what Gemini asks from its details', () => {
+    const edit = { session_id: 's', cwd: '/home/u/repo', tool_name: 'Edit', tool_input: { file_path: '/home/u/repo/src/app.ts' } };
+    expect(agentWords({ type: 'hook', event: 'PermissionRequest', payload: edit })).toEqual({ for: 'blocked', text: 'approve Edit `src/app.ts`' });
+    expect(agentWords({ type: 'hook', event: 'PermissionRequest', payload: { ...edit, tool_input: { file_path: '/etc/hosts' } } })).toEqual({ for: 'blocked', text: 'approve Edit `/etc/hosts`' });
+    expect(agentWords({ type: 'hook', event: 'PermissionRequest', payload: { session_id: 's', tool_name: 'ExitPlanMode', tool_input: { plan: '# Plan\n1. …' } } })).toEqual({ for: 'blocked', text: 'approve plan' });
+    // Gemini CLI 0.61's Notification (fixtures/gemini-0.61.0/hooks-confirmation.jsonl).
+    const gemini = { session_id: 's', cwd: '/tmp/p', hook_event_name: 'Notification', notification_type: 'ToolPermission', message: 'Tool Confirm Shell Command requires execution', details: { type: 'exec', title: 'Confirm Shell Command', command: 'touch belltower-approved.txt', rootCommand: 'touch' } };
+    expect(agentWords({ type: 'hook', event: 'Notification', payload: gemini })).toEqual({ for: 'blocked', text: 'approve Shell `touch belltower-approved.txt`', reminder: true });
+    expect(agentWords({ type: 'hook', event: 'Notification', payload: { ...gemini, details: { type: 'edit', fileName: 'app.ts', filePath: '/tmp/p/src/app.ts' } } })?.text).toBe('approve Edit `src/app.ts`');
+    expect(agentWords({ type: 'hook', event: 'Notification', payload: { ...gemini, details: { type: 'info' } } })?.text).toBe('Tool Confirm Shell Command requires execution');
+  });
+
   it("reads a finished turn's last words, and a failed turn's error", () => {
     expect(agentWords({ type: 'hook', event: 'Stop', payload: { session_id: 's', last_assistant_message: '\n## All 14 tests pass\n\nDetails…' } })).toEqual({ for: 'done', text: 'All 14 tests pass' });
     expect(agentWords({ type: 'notify', payload: { type: 'agent-turn-complete', 'last-assistant-message': 'Fixed it.' } })).toEqual({ for: 'done', text: 'Fixed it.' });

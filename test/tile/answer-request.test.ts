@@ -80,6 +80,28 @@ describe('answering a permission request from outside the tile', () => {
     expect(pendingRequest(1, 0, 'approve Bash `npm test`', []).id).toBe(pendingRequest(1, 0, 'approve Bash `npm test`', CLAUDE_DIALOG).id);
   });
 
+  it("an agent that names its request only in its dialog (Codex): the words are the dialog's, and another command is another request", () => {
+    const dialog = (command: string) => ['  Would you like to run the following command?', `  $ ${command}`, '› 1. Yes, proceed (y)', "  2. Yes, and don't ask again for commands that start with `x` (p)", '  3. No, and tell Codex what to do differently (esc)'];
+    const first = pendingRequest(1, 0, undefined, dialog('touch a.txt'));
+    expect(first.asks).toBe('approve command: touch a.txt');
+    // Not drawn yet: asks nothing so far, and that is not the request the dialog then shows.
+    expect(pendingRequest(1, 0, undefined, []).id).not.toBe(first.id);
+    // The same moment of asking, another command drawn: another request (before, one id).
+    expect(pendingRequest(1, 0, undefined, dialog('rm -rf build')).id).not.toBe(first.id);
+    // The agent's own words, where it said them, win over the screen's.
+    expect(pendingRequest(1, 0, 'approve Bash `npm test`', dialog('touch a.txt')).asks).toBe('approve Bash: npm test');
+    // For scripts (ls --json): the tool, and its command or file.
+    expect(first).toMatchObject({ tool: 'command', command: 'touch a.txt' });
+    expect(pendingRequest(1, 0, 'approve Bash `npm test`', [])).toMatchObject({ tool: 'Bash', command: 'npm test' });
+    expect(pendingRequest(1, 0, 'approve Edit `src/app.ts`', [])).toMatchObject({ tool: 'Edit', path: 'src/app.ts' });
+    // As OSC 7501 says it (Claude Code's msg).
+    expect(pendingRequest(1, 0, 'approve Bash: npm --version', [])).toMatchObject({ tool: 'Bash', command: 'npm --version' });
+    const plan = pendingRequest(1, 0, 'approve plan', []);
+    expect(plan).toMatchObject({ tool: 'plan' });
+    expect(plan).not.toHaveProperty('command');
+    expect(pendingRequest(1, 0, 'Claude needs your permission to use Bash', [])).not.toHaveProperty('tool');
+  });
+
   it('a tile that asks nothing is refused, and nothing is sent', async () => {
     const tile = scripted(() => ({ state: 'working' }));
     expect(await answerRequest(tile.port, 'allow')).toMatchObject({ ok: false, refused: 'not-asking' });

@@ -94,6 +94,23 @@ describe('GridView', () => {
     expect(text.split('\n').at(-1)).toMatch(/FOCUS 3 tests .*Ctrl\+\\ back to the grid/);
   });
 
+  it("w on a blocked tile shows its request whole, wrapped, and the options its dialog draws", () => {
+    const command = `npm run test -- --reporter=verbose ${'--filter=a-long-pattern '.repeat(4)}`.trim();
+    const why = {
+      id: 2, name: 'web', state: 'blocked' as const, kind: 'permission', source: 'hook', reason: 'needs you: permission', sinceMs: 4_000, entries: [],
+      says: `approve Bash \`${command}\``,
+      request: { asks: `approve Bash: ${command}`, options: [{ key: '1', label: 'Yes' }, { key: '2', label: 'Yes, and don’t ask again for: npm run test *' }, { key: '3', label: 'No' }] },
+    };
+    const content = overlayContent({ type: 'why', tileId: 2 }, { escapeKey: DEFAULT_ESCAPE_KEY, why }, 76);
+    const text = content.lines.map((line) => `${line.key ?? ''} ${line.text}`).join('\n');
+    // Whole: every word of the command, over as many lines as it takes.
+    expect(text.replace(/\s+/g, ' ')).toContain(`it asks: approve Bash: ${command}`);
+    expect(content.lines.every((line) => stringWidth(`${line.key ?? ''} ${line.text}`) <= 76)).toBe(true);
+    expect(text).toMatch(/1\. Yes\n +2\. Yes, and don’t ask again for: npm run test \*\n +3\. No/);
+    const undrawn = overlayContent({ type: 'why', tileId: 2 }, { escapeKey: DEFAULT_ESCAPE_KEY, why: { ...why, request: { asks: '', options: [] } } }, 76);
+    expect(undrawn.lines.map((line) => line.text)).toEqual(expect.arrayContaining(['it asks something it did not name', 'its options are not drawn yet']));
+  });
+
   it('lists every grid key in the ? overlay, from the keymap', () => {
     const content = overlayContent({ type: 'help' }, { escapeKey: DEFAULT_ESCAPE_KEY, why: null, fit: overlayFit(70) }, 116);
     const text = plain(frame(model({ rows: 70, overlay: { content, rect: overlayRect(content, 120, 70) } })));

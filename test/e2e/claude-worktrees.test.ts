@@ -99,6 +99,7 @@ describe('two real Claude Code tiles, each in its own worktree of one repository
       expect(readFileSync(join(repo, 'app.ts'), 'utf8')).toBe('original\n');
       expect(gitIn(repo, 'status', '--porcelain')).toBe('');
       expect(gitIn(paths.a, 'diff', '--numstat')).toBe(`1\t1\tapp.ts\n`);
+      let total = 0;
       for (const name of ['a', 'b'] as const) {
         const info = (await tile(name))!;
         expect(info.changes).toEqual({ branch: `wt-${name}`, added: 1, removed: 1, files: 1 });
@@ -106,7 +107,11 @@ describe('two real Claude Code tiles, each in its own worktree of one repository
         const used = transcriptUsage(join(home.home, '.claude'), paths[name]);
         expect(used).toBeGreaterThan(0);
         expect(info.facts?.totalTokens).toBe(used);
+        total += used;
       }
+      // The status line draws their sum (the fake API's counts stay under a thousand: no `k`).
+      expect(total).toBeLessThan(1000);
+      await tmux.waitFor('the tokens in the status line', (s) => (s.split('\n').findLast((line) => line.includes('belltower ·')) ?? '').includes(`· ${total} tokens`), 30_000);
       const diff = await cli('diff', 'a');
       expect(diff.stdout).toBe(gitIn(paths.a, 'diff', '--no-color', gitIn(paths.a, 'rev-parse', 'HEAD').trim()));
     } finally {

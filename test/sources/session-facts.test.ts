@@ -18,6 +18,20 @@ describe('readFacts', () => {
     expect(describeFacts(facts)).toBe('opus-5-5 · 13% context · 51k tokens');
   });
 
+  it("reads the real Codex's tokens as its rollout states them (0.169.1, recorded whole)", () => {
+    const file = join(import.meta.dirname, '..', '..', 'fixtures', 'codex-0.169.1', 'background-job.jsonl');
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; record?: Record<string, unknown> }).flatMap((line) => (line.type === 'transcript' && line.record ? [line.record] : []));
+    let facts: SessionFacts = {};
+    for (const record of records) facts = readFacts(facts, record);
+    // What Codex itself says it used so far: its last token_count's running total.
+    const counts = records.filter((r) => (r.payload as { type?: string } | undefined)?.type === 'token_count');
+    const last = (counts.at(-1)!.payload as { info: { total_token_usage: { total_tokens: number; output_tokens: number }; model_context_window: number } }).info;
+    expect(counts.length).toBeGreaterThan(1);
+    expect(facts.totalTokens).toBe(last.total_token_usage.total_tokens);
+    expect(facts.outputTokens).toBe(last.total_token_usage.output_tokens);
+    expect(facts.contextWindow).toBe(last.model_context_window);
+  });
+
   it("reads Codex's model and token counts from its rollout", () => {
     let facts: SessionFacts = {};
     facts = readFacts(facts, { type: 'turn_context', payload: { model: 'gpt-5.5-codex' } });

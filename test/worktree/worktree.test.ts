@@ -121,6 +121,10 @@ describe('a worktree for a tile', () => {
       const { repo, state } = repository();
       const message = await refusal(createWorktree({ cwd: repo, stateDir: state, env: { ...GIT_ENV, PATH: '/nonexistent' } }));
       expect(message).toBe('git is not installed (or not on PATH): a worktree tile needs it; nothing started');
+      // Nothing left behind: no branch, no worktree, no folder.
+      expect(gitIn(repo, 'branch', '--list').trim().split('\n')).toHaveLength(1);
+      expect(gitIn(repo, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+      expect(existsSync(worktreesFolder(state, repo)) ? readdirSync(worktreesFolder(state, repo)) : []).toEqual([]);
     });
   });
 });

@@ -37,11 +37,13 @@ export class TileInput {
     if (!this.options.exited()) this.options.session.write(data);
   }
 
-  /** Text, then (with `enter`) the Enter that submits the box: a prompt, never recorded. */
+  /** Text, then (with `enter`) the Enter that submits the box: a prompt, never recorded. To a
+   * program that asked for bracketed paste the text goes as a paste, so that none of it is read
+   * as a key (Claude Code's `?` or `!` at an empty prompt, a newline that would submit early). */
   send(text: string, enter: boolean): void {
     const { session, exited, now } = this.options;
     if (exited()) return;
-    if (text.length > 0) session.write(text);
+    if (text.length > 0) session.write(session.screen.inputModes.bracketedPaste ? asPaste(text) : text);
     if (!enter) return;
     this.unpressed += 1;
     const started = now();
@@ -84,4 +86,13 @@ export class TileInput {
     const { x, y } = screen.cursor;
     return promptInput(screen.rowText(y), x);
   }
+}
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+/** `text` as one bracketed paste; an end marker inside it would end the paste early and let the
+ * rest be read as keys, so it is taken out. */
+export function asPaste(text: string): string {
+  return `${PASTE_START}${text.split(PASTE_END).join('')}${PASTE_END}`;
 }

@@ -69,7 +69,8 @@ describe.skipIf(!linux)('a tile holds no descriptor of belltower', () => {
   it('each tile program has only 0, 1 and 2, all its own pty; belltower itself holds its masters and sockets', async () => {
     const { child, lines } = threeTiles();
     await until('three tiles working', () => lines.filter((l) => l.includes('"to":"working"')).length === 3, 30_000);
-    const tiles = pgrep('-P', String(child.pid));
+    // Its tile programs (`sleep`): belltower also runs git now and then (each tile's changes).
+    const tiles = pgrep('-P', String(child.pid), '-x', 'sleep');
     expect(tiles).toHaveLength(3);
     strays.push(...tiles);
     for (const pid of tiles) {
@@ -97,7 +98,8 @@ describe.skipIf(!linux)('a tile holds no descriptor of belltower', () => {
     // terminal window. Had it inherited the earlier tiles' masters, their ptys would never hang up.
     const { child, lines } = threeTiles(['sleep 301', 'sleep 302', 'nohup sleep 303']);
     await until('three tiles working', () => lines.filter((l) => l.includes('"to":"working"')).length === 3, 30_000);
-    const tiles = pgrep('-P', String(child.pid));
+    // Its tile programs (`sleep`): belltower also runs git now and then (each tile's changes).
+    const tiles = pgrep('-P', String(child.pid), '-x', 'sleep');
     expect(tiles).toHaveLength(3);
     strays.push(...tiles);
     const ordinary = tiles.filter((pid) => !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('303'));

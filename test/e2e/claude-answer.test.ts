@@ -169,6 +169,12 @@ describe('answering the real Claude Code from the grid (tmux)', () => {
       expect(stateOf(refused, 1, 'claude')).toBe('blocked');
       expect(existsSync(join(cwd, 'belltower-second.txt'))).toBe(false);
       expect(api.requests.length).toBe(requests);
+      // A script holding the first request's id is refused the same way: exit 3, nothing sent.
+      const late = await cli(dir, ['answer', '1', 'deny', '--request', tile!.request!.id, '--session', session]);
+      expect(late.code).toBe(3);
+      expect(late.stderr).toMatch(/request changed since it was shown: nothing sent \(now: approve Bash: touch belltower-second\.txt/);
+      expect(stateOf(tmux.screen(), 1, 'claude')).toBe('blocked');
+      expect(api.requests.length).toBe(requests);
       // The request now shown is answered by one key as usual.
       tmux.keys('y');
       await tmux.waitFor('done', (s) => stateOf(s, 1, 'claude') === 'done', 30_000);

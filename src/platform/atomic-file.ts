@@ -49,6 +49,45 @@ export function writeFileAtomic(file: string, text: string): void {
   }
 }
 
+/**
+ * The same replacement, off the event loop (the writes and flushes run on libuv's threads): for a
+ * file rewritten while the UI runs. Its temporary file is `<file>.async.<pid>.tmp`, apart from the
+ * synchronous one. `commit()` is asked just before the rename: false (a newer synchronous write
+ * happened meanwhile) drops this one, so an older text never lands over a newer one.
+ */
+export async function writeFileAtomicAsync(file: string, text: string, commit: () => boolean = () => true): Promise<boolean> {
+  const dir = path.dirname(file);
+  ensurePrivateDir(dir);
+  const temp = `${file}.async.${process.pid}.tmp`;
+  await fs.promises.rm(temp, { force: true });
+  const handle = await fs.promises.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (!commit()) {
+      await fs.promises.rm(temp, { force: true });
+      return false;
+    }
+    await fs.promises.rename(temp, file);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+  const dirHandle = await fs.promises.open(dir, O_RDONLY);
+  try {
+    await dirHandle.sync();
+  } catch {
+    // Some file systems cannot flush a folder; the rename is still atomic.
+  } finally {
+    await dirHandle.close();
+  }
+  return true;
+}
+
 /** Removes the `<name>.<pid>.tmp` files in `dir` whose process is gone (a kill mid-write): only
  * regular files of the user's, never through a link. Returns how many went. Never throws. */
 export function sweepStaleTemps(dir: string, isAlive: (pid: number) => boolean = processAlive): number {

@@ -3,7 +3,7 @@
  * that is ours, written and read as every file belltower keeps (`platform/atomic-file.ts`).
  */
 import path from 'node:path';
-import { readPrivateFile, writeFileAtomic } from '../platform/atomic-file.js';
+import { readPrivateFile, writeFileAtomic, writeFileAtomicAsync } from '../platform/atomic-file.js';
 export { setAside } from '../platform/atomic-file.js';
 import type { PrivateFileRead } from '../platform/atomic-file.js';
 import { MAX_STATE_BYTES } from './workspace-state.js';
@@ -15,6 +15,11 @@ export function stateFilePath(stateDir: string, session: string): string {
 /** Replace `file` with `text` atomically. Throws on a full disk or a folder not ours. */
 export function writeStateFile(file: string, text: string): void {
   writeFileAtomic(file, text);
+}
+
+/** The same, off the event loop; `commit` as writeFileAtomicAsync takes it. */
+export function writeStateFileAsync(file: string, text: string, commit?: () => boolean): Promise<boolean> {
+  return writeFileAtomicAsync(file, text, commit);
 }
 
 export type StateFileRead = PrivateFileRead;

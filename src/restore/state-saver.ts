@@ -1,14 +1,15 @@
 /**
  * Keeps a session's workspace state file current while belltower runs: a change that matters (a
  * verdict, a tile added, moved or renamed, what the user looked at) is written within a quarter
- * second; screens that only drew something, within 5 s. The last write happens
- * synchronously as belltower ends, saying how it ended. Owns the one timer; a write that fails
+ * second; screens that only drew something, within 5 s — written and flushed off the event loop,
+ * one at a time. The last write happens synchronously as belltower ends, saying how it ended (a
+ * background write still running then is dropped, never landing over it). Owns the one timer; a write that fails
  * (a full disk) is logged and tried again at the next change, never thrown at the UI.
  */
 import path from 'node:path';
 import { sweepStaleTemps } from '../platform/atomic-file.js';
 import type { Logger } from '../platform/logger.js';
-import { writeStateFile } from './state-file.js';
+import { writeStateFile, writeStateFileAsync } from './state-file.js';
 import type { Ending, WorkspaceState } from './workspace-state.js';
 
 export interface StateSaverOptions {
@@ -29,6 +30,11 @@ export class StateSaver {
   private dueAt = Infinity;
   private stopped = false;
   private failing = false;
+  /** A write running off the event loop, and whether another is due once it is done. */
+  private writing: Promise<void> | null = null;
+  private again = false;
+  /** Counts synchronous writes: one that happened after an asynchronous one began wins over it. */
+  private syncWrites = 0;
   /** Writes so far, the last one's size and how long it took (capture included). */
   readonly stats = { writes: 0, bytes: 0, lastMs: 0, maxMs: 0 };
 
@@ -48,11 +54,17 @@ export class StateSaver {
     this.schedule(this.options.screenMs ?? 5_000);
   }
 
-  /** Write now (synchronously), e.g. as belltower ends. */
+  /** Write now (synchronously), e.g. as belltower ends; a write still running off the event loop
+   * is dropped rather than landing over this one. */
   flush(ended: Ending | null): void {
     if (this.stopped) return;
     this.clear();
     this.write(ended);
+  }
+
+  /** Resolves once no write runs off the event loop. */
+  async settled(): Promise<void> {
+    while (this.writing) await this.writing;
   }
 
   /** No more writes (what is on disk stays). */
@@ -70,7 +82,7 @@ export class StateSaver {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.dueAt = Infinity;
-      this.write(null);
+      this.writeInBackground();
     }, ms);
     this.timer.unref();
   }
@@ -81,26 +93,64 @@ export class StateSaver {
     this.dueAt = Infinity;
   }
 
+  /** A write while belltower runs: the state is captured now, and written and flushed to disk off
+   * the event loop (an fsync blocked it for milliseconds, keys and frames waiting behind it). */
+  private writeInBackground(): void {
+    if (this.stopped) return;
+    if (this.writing) {
+      this.again = true;
+      return;
+    }
+    const started = performance.now();
+    const syncWrites = this.syncWrites;
+    let text: string;
+    try {
+      text = JSON.stringify(this.options.capture(null));
+    } catch (error) {
+      return this.failed(error);
+    }
+    this.writing = writeStateFileAsync(this.options.file, text, () => !this.stopped && this.syncWrites === syncWrites)
+      .then((written) => {
+        if (written) this.saved(text, started);
+      }, (error: unknown) => this.failed(error))
+      .finally(() => {
+        this.writing = null;
+        if (this.again) {
+          this.again = false;
+          this.writeInBackground();
+        }
+      });
+  }
+
   private write(ended: Ending | null): void {
     const started = performance.now();
+    this.syncWrites++;
     try {
       const text = JSON.stringify(this.options.capture(ended));
       writeStateFile(this.options.file, text);
-      const ms = performance.now() - started;
-      this.stats.writes++;
-      this.stats.bytes = text.length;
-      this.stats.lastMs = ms;
-      this.stats.maxMs = Math.max(this.stats.maxMs, ms);
-      if (this.failing) this.options.logger('info', 'workspace state saved again', { file: this.options.file });
-      this.failing = false;
+      this.saved(text, started);
     } catch (error) {
-      if (!this.failing) {
-        this.options.logger('warn', 'cannot save the workspace state (a restore would bring back an older one)', { file: this.options.file, error: String(error) });
-        const code = (error as NodeJS.ErrnoException).code;
-        const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EDQUOT' ? 'over the disk quota' : code === 'EROFS' ? 'read-only file system' : (error as Error).message;
-        this.options.onTrouble?.(`cannot save for a restore: ${why}`);
-      }
-      this.failing = true;
+      this.failed(error);
     }
+  }
+
+  private saved(text: string, started: number): void {
+    const ms = performance.now() - started;
+    this.stats.writes++;
+    this.stats.bytes = text.length;
+    this.stats.lastMs = ms;
+    this.stats.maxMs = Math.max(this.stats.maxMs, ms);
+    if (this.failing) this.options.logger('info', 'workspace state saved again', { file: this.options.file });
+    this.failing = false;
+  }
+
+  private failed(error: unknown): void {
+    if (!this.failing) {
+      this.options.logger('warn', 'cannot save the workspace state (a restore would bring back an older one)', { file: this.options.file, error: String(error) });
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EDQUOT' ? 'over the disk quota' : code === 'EROFS' ? 'read-only file system' : (error as Error).message;
+      this.options.onTrouble?.(`cannot save for a restore: ${why}`);
+    }
+    this.failing = true;
   }
 }

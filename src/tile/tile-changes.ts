@@ -22,8 +22,10 @@ export interface ChangesTarget {
   branch: string | null;
 }
 
-/** Counts a target's changes (null: not a repository); shared by a set's tiles (it queues them). */
-export type ChangesCounter = (target: ChangesTarget) => Promise<ChangesSummary | null>;
+/** Counts a target's changes (null: not a repository); shared by a set's tiles (it queues them).
+ * A count that started at `since` or later (or still waits) may be shared; by default, only one
+ * that still waits. */
+export type ChangesCounter = (target: ChangesTarget, since?: number) => Promise<ChangesSummary | null>;
 
 /** A tile's target: none on another machine, its worktree's, else its folder against HEAD. */
 export function changesTarget(tile: { cwd: string; worktree?: Worktree | undefined; remote: boolean }): ChangesTarget | null {
@@ -34,32 +36,36 @@ export function changesTarget(tile: { cwd: string; worktree?: Worktree | undefin
 
 /**
  * Git runs two counts at a time for all the tiles of a set, the others waiting their turn. Tiles of
- * one folder share a count that is still waiting (ten tiles in one checkout that ask together cost
- * one count, not ten); a count that has started may have read the files before the change that made
- * a tile ask (the agent's last write, just before its done), so whoever asks then gets a count of
- * their own, run after it.
+ * one folder share a count that still waits (ten tiles in one checkout that ask together cost one
+ * count, not ten), and one that started late enough for the asker: a tile whose verdict just
+ * changed needs a count that starts after its agent's last write (its done), one that refreshes
+ * while it works takes any count of the last two seconds.
  */
-export function countingQueue(env: Record<string, string | undefined>, limit = 2): ChangesCounter {
+export function countingQueue(env: Record<string, string | undefined>, limit = 2, now: () => number = Date.now): ChangesCounter {
   const queue = new RunQueue(limit, 256);
   const gitEnv = env as NodeJS.ProcessEnv;
-  const waiting = new Map<string, { result: Promise<ChangesSummary | null>; started: boolean }>();
-  return (target) => {
+  const latest = new Map<string, { result: Promise<ChangesSummary | null>; startedAt: number | null }>();
+  return (target, since = Infinity) => {
     const key = JSON.stringify([target.cwd, target.base, target.branch]);
-    const shared = waiting.get(key);
-    if (shared && !shared.started) return shared.result;
-    const entry = { result: Promise.resolve<ChangesSummary | null>(null), started: false };
+    const shared = latest.get(key);
+    if (shared && (shared.startedAt === null || shared.startedAt >= since)) return shared.result;
+    const entry = { result: Promise.resolve<ChangesSummary | null>(null), startedAt: null as number | null };
     entry.result = queue.run(() => {
-      entry.started = true;
+      entry.startedAt = now();
       return countChanges(target.cwd, target.base, target.branch, { env: gitEnv });
     });
-    const forget = (): void => {
-      if (waiting.get(key) === entry) waiting.delete(key);
-    };
-    entry.result.then(forget, forget);
-    waiting.set(key, entry);
+    // A failed or refused count is not shared once it has failed: the next asks again.
+    entry.result.catch(() => {
+      if (latest.get(key) === entry) latest.delete(key);
+    });
+    if (latest.size >= 256 && !latest.has(key)) latest.delete(latest.keys().next().value!);
+    latest.set(key, entry);
     return entry.result;
   };
 }
+
+/** A tile refreshing while it works takes a count of its folder this recent. */
+const SHARED_FOR_MS = 2000;
 
 /** The changes of the tile `setup` starts (none counted for a finished one: it runs nothing). */
 export function tileChanges(
@@ -133,17 +139,20 @@ export class TileChanges {
     const now = this.options.now();
     const next = nextRefresh(this.refresh, this.working, now);
     if (next.run) {
+      // A verdict change (or the start) wants a count from now on; a refresh while working takes a
+      // recent one of the same folder (another tile's).
+      const since = this.refresh.wanted ? now : now - SHARED_FOR_MS;
       this.refresh = { running: true, wanted: false, lastStart: now };
-      void this.countOnce();
+      void this.countOnce(since);
     } else if (next.at !== null) {
       this.cancelTimer = this.setTimer(() => this.step(), next.at - now);
     }
   }
 
-  private async countOnce(): Promise<void> {
+  private async countOnce(since: number): Promise<void> {
     const { target, count } = this.options;
     try {
-      const summary = await count!(target!);
+      const summary = await count!(target!, since);
       if (this.off) return;
       if (summary === null) {
         // Not a repository (or no git): the header shows nothing, and git is not asked again.

@@ -6,7 +6,7 @@
  * touched and nothing is written into the repository. The header's `+120 −8 · 4 files` and the
  * review are the same diff, counted or printed.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { git, GitError, type GitOptions } from './git-command.js';
@@ -43,34 +43,40 @@ export function parseNumstat(text: string): FileChange[] {
     });
 }
 
+/** Where the index of `cwd`'s repository (or worktree) is. */
+async function indexOf(cwd: string, options: ChangesOptions): Promise<string> {
+  return (await git(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd, ...(options.env ? { env: options.env } : {}) })).stdout.trim();
+}
+
 /**
  * Run `args` (a `git diff …`) in `cwd` with the untracked files marked intent-to-add, on a private
- * copy of the index that is removed afterwards.
+ * copy of the index (at `indexPath`) that is removed afterwards. Every file operation is
+ * asynchronous: a large repository's index is megabytes, and this runs beside the grid.
  */
-async function withUntrackedShown(cwd: string, options: ChangesOptions, args: readonly string[], extra: Partial<GitOptions> = {}): Promise<string> {
+async function withUntrackedShown(cwd: string, indexPath: string, options: ChangesOptions, args: readonly string[], extra: Partial<GitOptions> = {}): Promise<string> {
   const env = options.env ? { env: options.env } : {};
-  const indexPath = (await git(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd, ...env })).stdout.trim();
-  const dir = mkdtempSync(path.join(tmpdir(), 'belltower-index-'));
+  const dir = await mkdtemp(path.join(tmpdir(), 'belltower-index-'));
   const index = path.join(dir, 'index');
   try {
-    if (existsSync(indexPath)) {
-      copyFileSync(indexPath, index);
+    const times = await stat(indexPath).catch(() => null);
+    if (times) {
+      await copyFile(indexPath, index);
       // The copy keeps the index's own time: git takes an entry whose file changed in the same
       // second as the index was written as "racily clean" and compares its content; with the
       // copy's newer time it would trust the equal size and time, and miss the edit.
-      const { atime, mtime } = statSync(indexPath);
-      utimesSync(index, atime, mtime);
+      await utimes(index, times.atime, times.mtime);
     }
     const own = { cwd, ...env, indexFile: index };
     await git(['add', '--intent-to-add', '--ignore-errors', '--', '.'], own);
     return (await git(args, { ...own, maxBytes: MAX_DIFF_BYTES, ...extra })).stdout;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
-export async function changesSince(cwd: string, base: string, options: ChangesOptions = {}): Promise<Changes> {
-  const files = parseNumstat(await withUntrackedShown(cwd, options, ['diff', '--numstat', '-z', '--no-renames', base, '--', '.']));
+export async function changesSince(cwd: string, base: string, options: ChangesOptions = {}, indexPath?: string): Promise<Changes> {
+  const index = indexPath ?? (await indexOf(cwd, options));
+  const files = parseNumstat(await withUntrackedShown(cwd, index, options, ['diff', '--numstat', '-z', '--no-renames', base, '--', '.']));
   const sum = (pick: (f: FileChange) => number | null) => files.reduce((total, f) => total + (pick(f) ?? 0), 0);
   return { files, added: sum((f) => f.added), removed: sum((f) => f.removed) };
 }
@@ -90,10 +96,13 @@ export interface ChangesSummary {
  */
 export async function countChanges(cwd: string, base: string, branch: string | null, options: ChangesOptions = {}): Promise<ChangesSummary | null> {
   const env = options.env ? { env: options.env } : {};
-  const head = branch === null ? await git(['rev-parse', '--abbrev-ref', 'HEAD'], { cwd, ...env, okStatuses: [128] }).catch(notARepository) : null;
-  if (head !== null && (head === undefined || head.status !== 0)) return null;
-  const named = branch ?? head?.stdout.trim() ?? '';
-  const changes = await changesSince(cwd, base, options);
+  // One rev-parse says where the index is and, when it is not known, the branch: three git runs a
+  // count, not four (each a process started beside the grid).
+  const asked = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index', ...(branch === null ? ['--abbrev-ref', 'HEAD'] : [])], { cwd, ...env, okStatuses: [128] }).catch(notARepository);
+  if (asked === undefined || asked.status !== 0) return null;
+  const [indexPath = '', head = ''] = asked.stdout.split('\n').map((line) => line.trim());
+  const named = branch ?? head;
+  const changes = await changesSince(cwd, base, options, indexPath);
   return { branch: named === '' || named === 'HEAD' ? null : named, added: changes.added, removed: changes.removed, files: changes.files.length };
 }
 
@@ -113,7 +122,7 @@ export function changesWords(branch: string | null, changes: Pick<Changes, 'adde
 /** The changes hunk by hunk, as `git diff BASE` prints them; `color`: git's own colours (for a
  * terminal), else plain text. */
 export async function diffText(cwd: string, base: string, options: ChangesOptions & { color?: boolean } = {}): Promise<string> {
-  return withUntrackedShown(cwd, options, ['diff', options.color ? '--color=always' : '--no-color', '--no-renames', base, '--', '.']);
+  return withUntrackedShown(cwd, await indexOf(cwd, options), options, ['diff', options.color ? '--color=always' : '--no-color', '--no-renames', base, '--', '.']);
 }
 
 /** What to tell the user when counting or printing `tile`'s changes in `cwd` failed with `error`

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sweepStaleTemps, writeFileAtomic } from '../../src/platform/atomic-file.js';
+import { sweepStaleTemps, writeFileAtomic, writeFileAtomicAsync } from '../../src/platform/atomic-file.js';
 import { StateSaver } from '../../src/restore/state-saver.js';
 import type { WorkspaceState } from '../../src/restore/workspace-state.js';
 import { isRoot } from '../support/other-user.js';
@@ -81,6 +81,49 @@ describe.skipIf(!canMount)('on a full disk (a real tmpfs)', () => {
     expect(said).toEqual(['cannot save for a restore: the disk is full']);
     expect(logged.filter((m) => m.startsWith('cannot save'))).toHaveLength(1);
     expect(fs.readdirSync(path.join(dir, 'workspaces'))).toEqual([]);
+  });
+});
+
+describe('writing off the event loop', () => {
+  it('replaces the file whole, private, and leaves no temporary file', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'workspaces', 'api.json');
+    writeFileAtomic(file, '{"old":true}');
+    expect(await writeFileAtomicAsync(file, '{"new":true}')).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"new":true}');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['api.json']);
+  });
+
+  it('a newer write made meanwhile wins: this one is dropped at its rename', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'workspaces', 'api.json');
+    writeFileAtomic(file, '{"old":true}');
+    const written = await writeFileAtomicAsync(file, '{"background":true}', () => {
+      writeFileAtomic(file, '{"final":true}'); // belltower ending, written as it exits
+      return false;
+    });
+    expect(written).toBe(false);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"final":true}');
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['api.json']);
+  });
+
+  it('the state saver writes in the background, one write at a time, and its last synchronous write stands', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'workspaces', 'api.json');
+    let captures = 0;
+    const saver = new StateSaver({ file, capture: (ended) => ({ n: ++captures, ended }) as unknown as WorkspaceState, logger: () => {}, changeMs: 1 });
+    saver.changed();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await saver.settled();
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ n: 1, ended: null });
+    saver.changed();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    saver.flush('quit'); // whether the background write is running or done, this one is last
+    await saver.settled();
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ ended: 'quit' });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['api.json']);
+    saver.stop();
   });
 });
 

@@ -192,7 +192,8 @@ describe('the counting queue a set shares', () => {
     const folder = repo();
     const other = repo();
     // One count at a time: the other folder's holds the place while this folder's wait.
-    const count = countingQueue(GIT_ENV, 1);
+    let now = 0;
+    const count = countingQueue(GIT_ENV, 1, () => now);
     const target = { cwd: folder, base: 'HEAD', branch: null };
     const first = count({ cwd: other, base: 'HEAD', branch: null });
     const a = count(target);
@@ -209,6 +210,14 @@ describe('the counting queue a set shares', () => {
     expect(after).not.toBe(before);
     expect(await after).toEqual({ branch: 'main', added: 1, removed: 0, files: 1 });
     await before;
+    // A tile refreshing while it works takes a count of the last two seconds, finished or not…
+    now = 1500;
+    expect(count(target, now - 2000)).toBe(after);
+    // …and not an older one.
+    now = 2500;
+    const again = count(target, now - 2000);
+    expect(again).not.toBe(after);
+    expect(await again).toEqual({ branch: 'main', added: 1, removed: 0, files: 1 });
   });
 });
 

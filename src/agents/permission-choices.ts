@@ -49,7 +49,7 @@ export function readQuestion(rows: readonly string[]): Choice[] {
 
 /** The option that takes an answer in the user's own words (`Type something.`), if drawn. */
 export function ownWordsChoice(choices: readonly Choice[]): Choice | null {
-  return choices.find((c) => /^(type something|other\b|something else|type your own|enter your own)/i.test(c.label)) ?? null;
+  return choices.find((c) => /^(type something|other\b|something else|type your own|enter your own|enter a custom value)/i.test(c.label)) ?? null;
 }
 
 function lastList(rows: readonly string[]): Choice[] {

@@ -32,6 +32,8 @@ export function agentWords(evidence: Evidence): AgentWords | null {
       const message = codexNotifyWords(evidence.payload);
       return message ? words('done', message) : null;
     }
+    case 'transcript':
+      return transcriptWords(evidence.record);
     case 'osc': {
       if (evidence.code !== 7501 || evidence.payload === '?') return null;
       const parsed = parsePsp(evidence.payload);
@@ -66,10 +68,16 @@ function hookWords(event: string, payload: Record<string, unknown>): AgentWords 
       // Gemini's ToolPermission names what it asks in its details (its message only says "Tool
       // Confirm Shell Command requires execution").
       const asked = type === 'ToolPermission' ? geminiAsks(payload.details, str(payload.cwd)) : undefined;
+      // A question's confirmation says only "Tool requires confirmation": its words came with BeforeTool.
+      if (type === 'ToolPermission' && (payload.details as { type?: unknown } | undefined)?.type === 'ask_user') return null;
       const message = asked ?? str(payload.message);
       if (!message || type === 'idle_prompt') return null;
       const said = words('blocked', message);
       return said ? { ...said, reminder: true } : null;
+    }
+    case 'BeforeTool': {
+      // Gemini's ask_user (0.61): the question it is about to put to the user, with its options.
+      return payload.tool_name === 'ask_user' ? questionWords((payload.tool_input as { questions?: unknown } | undefined)?.questions) : null;
     }
     case 'Stop': {
       const message = str(payload.last_assistant_message);
@@ -108,6 +116,26 @@ function relativeTo(cwd: string | undefined, file: string): string {
   if (!cwd || !file.startsWith('/')) return file;
   const base = cwd.endsWith('/') ? cwd : `${cwd}/`;
   return file.startsWith(base) && file.length > base.length ? file.slice(base.length) : file;
+}
+
+/** Codex's request_user_input (0.171), as its rollout records the call: the question it asks. */
+function transcriptWords(record: unknown): AgentWords | null {
+  const payload = (record as { type?: unknown; payload?: Record<string, unknown> } | null)?.payload;
+  if ((record as { type?: unknown } | null)?.type !== 'response_item' || payload?.type !== 'function_call' || payload.name !== 'request_user_input') return null;
+  try {
+    return questionWords((JSON.parse(String(payload.arguments)) as { questions?: unknown }).questions);
+  } catch {
+    return null;
+  }
+}
+
+/** The first question of a list the agent asks (`{question, …}`), and how many more follow. */
+function questionWords(questions: unknown): AgentWords | null {
+  if (!Array.isArray(questions) || questions.length === 0) return null;
+  const first = str((questions[0] as { question?: unknown } | null)?.question);
+  if (!first) return null;
+  const more = questions.length > 1 ? ` (and ${questions.length - 1} more)` : '';
+  return words('blocked', `${firstLine(first)}${more}`);
 }
 
 function words(state: WordsFor, text: string): AgentWords | null {

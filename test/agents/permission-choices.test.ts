@@ -95,6 +95,8 @@ describe('the options of a permission dialog, read from its rows', () => {
     const question = readQuestion(rows);
     expect(question.map((c) => [c.key, c.label])).toEqual([['1', 'Postgres'], ['2', 'SQLite'], ['3', 'Type something.']]);
     expect(ownWordsChoice(question)?.key).toBe('3');
+    // Gemini CLI 0.61's ask_user: its own-words option.
+    expect(ownWordsChoice([{ key: '1', label: 'Postgres', answer: null }, { key: '3', label: 'Enter a custom value', answer: null }])?.key).toBe('3');
     expect(pickChoice(question, '2')?.label).toBe('SQLite');
     expect(pickChoice(question, '7')).toBeNull();
     expect(readChoices(rows)).toEqual([]);

@@ -15,7 +15,7 @@ import type { InstallResult } from '../support/claude-install.js';
 import { belltowerCli } from '../support/belltower-cli.js';
 import { BELLTOWER_BIN, REPO } from '../support/claude-in-tmux.js';
 import { createCodexHome } from '../support/codex-home.js';
-import { exec, startFakeOpenAI, text } from '../support/fake-openai.js';
+import { exec, functionCall, startFakeOpenAI, text } from '../support/fake-openai.js';
 import type { Reply } from '../support/fake-openai.js';
 import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
 
@@ -30,9 +30,9 @@ beforeAll(async () => {
 
 const escalated = (command: string): Reply => exec(command, { sandboxPermissions: 'require_escalated', justification: 'Create the file?' });
 
-async function blockedCodex(name: string, script: Reply[]) {
+async function blockedCodex(name: string, script: Reply[], { dialog = 'Yes, proceed', extraToml }: { dialog?: string; extraToml?: string } = {}) {
   const api = await startFakeOpenAI({ script });
-  const home = createCodexHome({ baseUrl: api.baseUrl, approvalPolicy: 'on-request', sandboxMode: 'workspace-write' });
+  const home = createCodexHome({ baseUrl: api.baseUrl, approvalPolicy: 'on-request', sandboxMode: 'workspace-write', ...(extraToml ? { extraToml } : {}) });
   const dir = mkdtempSync(join(tmpdir(), `belltower-codex-${name}-`));
   const env: Record<string, string | undefined> = { ...home.env, BELLTOWER_CODEX_BIN: install.ok ? install.bin : '', BELLTOWER_STATE_DIR: join(dir, 'state'), CI: undefined };
   const command = `'${process.execPath}' '${BELLTOWER_BIN}' codex --session codex-${name} 2> ${dir}/stderr; echo "EXIT=$?" > ${dir}/exit; sleep 600`;
@@ -56,7 +56,7 @@ async function blockedCodex(name: string, script: Reply[]) {
     tmux.keys('Enter');
     await tmux.waitFor('the request sent', () => api.mainRequests().length > 0, 15_000);
     tmux.keys('C-\\');
-    await tmux.waitFor('blocked, with its dialog', (s) => stateOf(s, 1, 'codex') === 'blocked' && s.includes('Yes, proceed'), 30_000);
+    await tmux.waitFor('blocked, with its dialog', (s) => stateOf(s, 1, 'codex') === 'blocked' && s.includes(dialog), 30_000);
     /** The belltower CLI, as a script beside the grid runs it. */
     const cli = (...args: string[]) => belltowerCli([...args, '--session', `codex-${name}`], { env: { ...process.env, ...env } as NodeJS.ProcessEnv, cwd: home.cwd });
     return { api, tmux, close, cwd: home.cwd, cli };
@@ -151,4 +151,44 @@ describe('answering the real Codex from the grid (tmux)', () => {
       await close();
     }
   }, 150_000);
+
+  describe('its request_user_input question (0.171)', () => {
+    // Offered in its Default mode with this feature on (in Plan mode without it).
+    const questionToml = '[features]\ndefault_mode_request_user_input = true\nsuppress_unstable_features_warning = true';
+    const database = {
+      questions: [{ id: 'db_choice', header: 'Database', question: 'Which database should the service use?', options: [{ label: 'Postgres (Recommended)', description: 'Relational, the team knows it.' }, { label: 'SQLite', description: 'A single file, no server.' }] }],
+    };
+    /** What Codex hands the model for the question: its function_call_output. */
+    const answerOf = (api: { mainRequests(): { body: unknown }[] }) => {
+      for (const request of api.mainRequests()) {
+        const input = (request.body as { input?: { type?: string; call_id?: string; output?: unknown }[] }).input ?? [];
+        const output = input.find((item) => item.type === 'function_call_output' && item.call_id === 'call_question1');
+        if (output) return typeof output.output === 'string' ? output.output : JSON.stringify(output.output);
+      }
+      return undefined;
+    };
+
+    it('o shows the question with its options; a digit picks one, and the model gets it; your own words are refused: it takes none', async (ctx) => {
+      if (!install.ok) return ctx.skip(install.reason);
+      const script = [functionCall('request_user_input', database, { callId: 'call_question1' }), text('SQLite it is.')];
+      const { api, tmux, close, cli } = await blockedCodex('question', script, { dialog: 'None of the above', extraToml: questionToml });
+      try {
+        // A question, in its words as its rollout records the call.
+        await tmux.waitFor('the question in the header', (s) => /◆ Which database should the service use\?/.test(headerOf(s, 1, 'codex') ?? ''), 15_000);
+        // Codex offers no option for an answer in your own words (its "None of the above" takes a note).
+        const own = await cli('answer', '1', 'text', '--message', 'MySQL, please');
+        expect(own.code).toBe(5);
+        expect(own.stderr).toMatch(/no "your own words" option: nothing sent/);
+        tmux.keys('o');
+        const form = await tmux.waitFor('the question with its options', (s) => s.includes('answer 1 codex') && /2 +SQLite/.test(s));
+        expect(form).toMatch(/1 +Postgres \(Recommended\)/);
+        tmux.keys('2');
+        await tmux.until('the answer sent to the model', () => answerOf(api) !== undefined, 30_000);
+        expect(JSON.parse(answerOf(api)!)).toEqual({ answers: { db_choice: { answers: ['SQLite'] } } });
+        await tmux.waitFor('done', (s) => stateOf(s, 1, 'codex') === 'done', 30_000);
+      } finally {
+        await close();
+      }
+    }, 150_000);
+  });
 });

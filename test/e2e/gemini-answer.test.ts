@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tryInstallGemini, type InstallResult } from '../support/claude-install.js';
 import { BELLTOWER_BIN, REPO } from '../support/claude-in-tmux.js';
-import { shell, startFakeGemini, text, type Reply } from '../support/fake-gemini.js';
+import { functionCall, lastUserOf, shell, startFakeGemini, text, type GenerateRequest, type Reply } from '../support/fake-gemini.js';
+import type { TileInfo } from '../../src/control/protocol.js';
+import { belltowerCli } from '../support/belltower-cli.js';
 import { createGeminiHome } from '../support/gemini-home.js';
 import { headerOf, stateOf, Tmux, tmuxMissing } from '../support/tmux.js';
 import { chownTree, unprivilegedUser, type Unprivileged } from '../support/unprivileged-user.js';
@@ -36,7 +38,7 @@ function ready(ctx: { skip(reason: string): never }): void {
 }
 
 /** Gemini in a belltower grid in tmux, blocked on its confirmation of the first command. */
-async function blockedGemini(name: string, script: Reply[]) {
+async function blockedGemini(name: string, script: Reply[], dialog = 'Allow once') {
   const user = who.ok ? who.user : null;
   const api = await startFakeGemini({ script });
   const home = createGeminiHome({ baseUrl: api.url, allowShell: false });
@@ -75,8 +77,10 @@ async function blockedGemini(name: string, script: Reply[]) {
       if (presses === 3 || !/> Create the file/.test(tmux.screen())) throw new Error(`the prompt was never sent:\n${tmux.screen()}`);
     }
     tmux.keys('C-\\');
-    await tmux.waitFor('blocked, with its dialog', (s) => stateOf(s, 1, 'gemini') === 'blocked' && s.includes('Allow once'), 30_000);
-    return { api, tmux, close, cwd: home.cwd };
+    await tmux.waitFor('blocked, with its dialog', (s) => stateOf(s, 1, 'gemini') === 'blocked' && s.includes(dialog), 30_000);
+    /** The belltower CLI, as a script beside the grid runs it (as the same user). */
+    const cli = (...args: string[]) => belltowerCli([...args, '--session', `gemini-${name}`], { env: { ...process.env, ...env } as NodeJS.ProcessEnv, cwd: home.cwd, ...(user ? { uid: user.uid, gid: user.gid } : {}) });
+    return { api, tmux, close, cwd: home.cwd, cli };
   } catch (error) {
     await close();
     throw error;
@@ -132,4 +136,51 @@ describe('answering the real Gemini CLI from the grid (tmux)', () => {
       await close();
     }
   }, 150_000);
+
+  describe('its ask_user question (0.61)', () => {
+    const database = {
+      questions: [{ header: 'Database', question: 'Which database should the service use?', type: 'choice', options: [{ label: 'Postgres', description: 'Relational, the team knows it.' }, { label: 'SQLite', description: 'A single file, no server.' }] }],
+    };
+    /** The answer Gemini hands the model: its ask_user functionResponse's output. */
+    const answerOf = (api: { mainRequests(): { body: unknown }[] }) => {
+      const reply = api.mainRequests().map((r) => lastUserOf(r.body as GenerateRequest)).flatMap((u) => u.functionResponses).find((f) => f.name === 'ask_user');
+      return reply ? String(reply.response.output) : undefined;
+    };
+
+    it('o shows the question with its options; a digit picks one, and the model gets it', async (ctx) => {
+      ready(ctx);
+      const { api, tmux, close } = await blockedGemini('question', [functionCall('ask_user', database), text('SQLite it is.')], 'Enter a custom value');
+      try {
+        // A question, in its own words (its BeforeTool), not a permission.
+        expect(headerOf(tmux.screen(), 1, 'gemini')).toMatch(/◆ Which database should the service use\?/);
+        tmux.keys('o');
+        const form = await tmux.waitFor('the question with its options', (s) => s.includes('answer 1 gemini') && /2 +SQLite/.test(s));
+        expect(form).toMatch(/1 +Postgres/);
+        tmux.keys('2');
+        await tmux.until('the answer sent to the model', () => answerOf(api) !== undefined, 30_000);
+        expect(JSON.parse(answerOf(api)!)).toEqual({ answers: { '0': 'SQLite' } });
+        await tmux.waitFor('done', (s) => stateOf(s, 1, 'gemini') === 'done', 30_000);
+      } finally {
+        await close();
+      }
+    }, 150_000);
+
+    it('belltower answer text --message: answered in your own words, through its custom value', async (ctx) => {
+      ready(ctx);
+      const { api, tmux, close, cli } = await blockedGemini('question-text', [functionCall('ask_user', database), text('MySQL it is.')], 'Enter a custom value');
+      try {
+        const [tile] = JSON.parse((await cli('ls', '--json')).stdout) as TileInfo[];
+        expect(tile!.kind).toBe('question');
+        expect(tile!.request?.options.map((o) => o.label)).toEqual(['Postgres', 'SQLite', 'Enter a custom value']);
+        const answered = await cli('answer', '1', 'text', '--message', 'MySQL, please', '--request', tile!.request!.id);
+        expect(answered.stderr).toBe('');
+        expect(answered.code).toBe(0);
+        await tmux.until('the answer sent to the model', () => answerOf(api) !== undefined, 30_000);
+        expect(JSON.parse(answerOf(api)!)).toEqual({ answers: { '0': 'MySQL, please' } });
+        await tmux.waitFor('done', (s) => stateOf(s, 1, 'gemini') === 'done', 30_000);
+      } finally {
+        await close();
+      }
+    }, 150_000);
+  });
 });

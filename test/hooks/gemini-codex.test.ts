@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codexNotifySignals, codexNotifyWords } from '../../src/sources/hooks/codex-notify.js';
-import { geminiHookSignals } from '../../src/sources/hooks/gemini-hooks.js';
+import { geminiHookForRecording, geminiHookSignals } from '../../src/sources/hooks/gemini-hooks.js';
 
 /** Gemini 0.61 payload shapes from shared/facts/other-agents.md. */
 const g = (event: string, extra: Record<string, unknown> = {}) => ({
@@ -27,6 +27,16 @@ describe('gemini hook → signals', () => {
     expect(gm(g('AfterAgent', { prompt: 'hi', prompt_response: 'hello', stop_hook_active: false }))).toEqual([
       { type: 'turn-end', detail: 'response: 5 chars', source: 'hook' },
     ]);
+  });
+
+  it("its ask_user tool's confirmation is a question, not a permission (0.61)", () => {
+    const asked = g('Notification', { notification_type: 'ToolPermission', message: 'Tool requires confirmation', details: { type: 'ask_user', title: 'Ask User' } });
+    expect(gm(asked)).toEqual([{ type: 'blocked', kind: 'question', detail: 'Tool requires confirmation', source: 'hook' }]);
+    // A recording keeps what the confirmation is about, never its words, and replays the same.
+    const kept = geminiHookForRecording('Notification', asked as Record<string, unknown>);
+    expect(kept.details).toEqual({ type: 'ask_user' });
+    expect(JSON.stringify(kept)).not.toContain('Ask User');
+    expect(gm({ ...kept, hook_event_name: 'Notification' })).toMatchObject([{ type: 'blocked', kind: 'question' }]);
   });
 
   it('AfterAgent after an API error or an Esc (no text, "[no response text]") ends the turn without claiming an answer', () => {

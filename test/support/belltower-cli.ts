@@ -11,9 +11,11 @@ export interface CliOutcome {
   stderr: string;
 }
 
-export async function belltowerCli(args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<CliOutcome> {
+/** `uid`/`gid`: run as that user (the one a session server runs as, whose socket is private). */
+export async function belltowerCli(args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number }): Promise<CliOutcome> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BELLTOWER_CLI, ...args], { env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const as = options.uid !== undefined && options.gid !== undefined ? { uid: options.uid, gid: options.gid } : {};
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BELLTOWER_CLI, ...args], { env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}), ...as });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as CliOutcome;

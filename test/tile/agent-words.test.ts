@@ -22,6 +22,19 @@ describe('agentWords', () => {
     expect(agentWords({ type: 'hook', event: 'Notification', payload: { ...gemini, details: { type: 'info' } } })?.text).toBe('Tool Confirm Shell Command requires execution');
   });
 
+  it('a question is said in its own words: Gemini\'s ask_user from BeforeTool, Codex\'s request_user_input from its rollout', () => {
+    const questions = [{ header: 'Database', question: 'Which database should the service use?', type: 'choice', options: [{ label: 'Postgres' }, { label: 'SQLite' }] }];
+    expect(agentWords({ type: 'hook', event: 'BeforeTool', payload: { session_id: 's', tool_name: 'ask_user', tool_input: { questions } } })).toEqual({ for: 'blocked', text: 'Which database should the service use?' });
+    expect(agentWords({ type: 'hook', event: 'BeforeTool', payload: { session_id: 's', tool_name: 'ask_user', tool_input: { questions: [...questions, { question: 'Which cache?' }] } } })?.text).toBe('Which database should the service use? (and 1 more)');
+    expect(agentWords({ type: 'hook', event: 'BeforeTool', payload: { session_id: 's', tool_name: 'run_shell_command', tool_input: { command: 'ls' } } })).toBeNull();
+    // Its confirmation says only "Tool requires confirmation": no words from it.
+    expect(agentWords({ type: 'hook', event: 'Notification', payload: { session_id: 's', notification_type: 'ToolPermission', message: 'Tool requires confirmation', details: { type: 'ask_user', title: 'Ask User' } } })).toBeNull();
+    const call = { type: 'response_item', payload: { type: 'function_call', name: 'request_user_input', call_id: 'c1', arguments: JSON.stringify({ questions: [{ id: 'db', header: 'Database', question: 'Which database should the service use?', options: [{ label: 'Postgres', description: '' }] }] }) } };
+    expect(agentWords({ type: 'transcript', path: 'rollout.jsonl', record: call })).toEqual({ for: 'blocked', text: 'Which database should the service use?' });
+    expect(agentWords({ type: 'transcript', path: 'rollout.jsonl', record: { ...call, payload: { ...call.payload, arguments: '{not json' } } })).toBeNull();
+    expect(agentWords({ type: 'transcript', path: 'rollout.jsonl', record: { ...call, payload: { ...call.payload, name: 'exec_command' } } })).toBeNull();
+  });
+
   it("reads a finished turn's last words, and a failed turn's error", () => {
     expect(agentWords({ type: 'hook', event: 'Stop', payload: { session_id: 's', last_assistant_message: '\n## All 14 tests pass\n\nDetails…' } })).toEqual({ for: 'done', text: 'All 14 tests pass' });
     expect(agentWords({ type: 'notify', payload: { type: 'agent-turn-complete', 'last-assistant-message': 'Fixed it.' } })).toEqual({ for: 'done', text: 'Fixed it.' });

@@ -18,7 +18,7 @@ const Base = z.object({ session_id: z.string() });
 const Tool = Base.extend({ tool_name: z.string() });
 // A number in a recording: the response's length, which is all that is read of it.
 const AfterAgent = Base.extend({ prompt_response: z.union([z.string(), z.number()]).optional() });
-const Notification = Base.extend({ notification_type: z.string(), message: z.string().optional() });
+const Notification = Base.extend({ notification_type: z.string(), message: z.string().optional(), details: z.object({ type: z.string().optional() }).passthrough().optional() });
 const SessionEnd = Base.extend({ reason: z.string() });
 const SessionStart = Base.extend({ source: z.string() });
 
@@ -51,7 +51,10 @@ function mapEvent(event: string, payload: unknown): SignalBody | undefined {
     case 'Notification': {
       const p = Notification.safeParse(payload);
       if (!p.success || p.data.notification_type !== 'ToolPermission') return undefined;
-      return { type: 'blocked', kind: 'permission', ...(p.data.message ? { detail: p.data.message } : {}) };
+      // Its ask_user tool (a question with options, 0.61) asks for a "confirmation" too: the
+      // details say it is a question.
+      const kind = p.data.details?.type === 'ask_user' ? 'question' : 'permission';
+      return { type: 'blocked', kind, ...(p.data.message ? { detail: p.data.message } : {}) };
     }
     case 'SessionEnd': {
       const p = SessionEnd.safeParse(payload);
@@ -74,6 +77,9 @@ function mapEvent(event: string, payload: unknown): SignalBody | undefined {
  * length (the no-response placeholder as it is). It maps to the same signals as the payload. */
 export function geminiHookForRecording(_event: string, payload: Record<string, unknown>): Record<string, unknown> {
   const out = pick(payload, ['session_id', 'hook_event_name', 'tool_name', 'notification_type', 'reason', 'source']);
+  // What a confirmation is about (`exec`, `edit`, `ask_user`: a question), never its words.
+  const details = payload.details;
+  if (typeof details === 'object' && details !== null && typeof (details as { type?: unknown }).type === 'string') out.details = { type: (details as { type: string }).type };
   if ('prompt_response' in payload) {
     const response = payload.prompt_response;
     out.prompt_response = response === NO_RESPONSE ? NO_RESPONSE : textLength(response);

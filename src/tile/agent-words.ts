@@ -56,6 +56,7 @@ function hookWords(event: string, payload: Record<string, unknown>): AgentWords 
       if (!tool) return null;
       // Claude asks to leave plan mode with the plan as its input: what is approved is the plan.
       if (tool === 'ExitPlanMode') return words('blocked', 'approve plan');
+      if (tool === 'AskUserQuestion') return questionWords((payload.tool_input as { questions?: unknown } | undefined)?.questions);
       const input = (payload.tool_input ?? {}) as Record<string, unknown>;
       const file = str(input.file_path) ?? str(input.notebook_path);
       const what = str(input.command) ?? (file ? relativeTo(str(payload.cwd), file) : undefined) ?? str(input.url) ?? str(input.description);

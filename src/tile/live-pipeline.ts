@@ -165,7 +165,7 @@ export class LivePipeline {
   }
 
   private derive(evidence: Evidence): void {
-    const context = { agent: this.options.profile.name, remote: this.options.setup.spec.remote !== undefined, blocked: this.pipeline.state.verdict.state === 'blocked' };
+    const context = { agent: this.options.profile.name, remote: this.options.setup.spec.remote !== undefined, state: this.pipeline.state.verdict.state };
     this.known = derive(this.known, evidence, context);
   }
 

@@ -27,6 +27,7 @@ import { lastLineOf } from './last-line.js';
 import { layout } from './layout.js';
 import type { Layout, LayoutMode, Rect } from './layout.js';
 import { notificationBody, notificationSequence } from './notify.js';
+import { askedWords, WordedNotifications } from './worded-notifications.js';
 import type { Notifier } from './notify.js';
 import { overlayContent, overlayFit, overlayRect, peekRect } from './overlay.js';
 import { bigOrder, nextBigSet } from './big-set.js';
@@ -141,6 +142,8 @@ export class GridApp {
   private readonly unsubscribe: (() => void)[] = [];
   private visible = new Set<number>();
   private stopped = false;
+  /** Notifications of blocked tiles waiting for the agent's words (worded-notifications.ts). */
+  private readonly notifications: WordedNotifications;
   private readonly now: () => number;
   private readonly lastLines = new Map<number, { screen: unknown; view: PaintableScreen }>();
   private scrolled: { state: ScrollState; screen: unknown; view: PaintableScreen } | null = null;
@@ -164,6 +167,7 @@ export class GridApp {
 
   constructor(private readonly options: GridAppOptions) {
     this.now = options.now ?? (() => performance.now());
+    this.notifications = new WordedNotifications({ info: (id) => options.view.tileInfos().find((t) => t.id === id), send: (info, state) => this.notify(info, state) });
     this.frames = new FrameWriter(options.depth);
     const initial = options.initial;
     if (initial) {
@@ -211,7 +215,10 @@ export class GridApp {
   start(earlier: readonly { id: number; state: RingState }[] = [], away: readonly { id: number; state: RingState }[] = []): void {
     const { view, terminal } = this.options;
     this.unsubscribe.push(
-      view.onChange(() => this.markChrome()),
+      view.onChange(() => {
+        this.markChrome();
+        this.notifications.changed();
+      }),
       view.onActivity((id) => {
         if (this.visible.has(id)) this.markBodies();
       }),
@@ -249,6 +256,7 @@ export class GridApp {
     this.stopped = true;
     for (const off of this.unsubscribe.splice(0)) off();
     for (const timer of [this.paintTimer, this.ageTimer, this.escapeTimer, this.resizeTimer]) if (timer) clearTimeout(timer);
+    this.notifications.stop();
     this.chrome?.unmount();
     this.chrome = null;
   }
@@ -515,12 +523,17 @@ export class GridApp {
       this.stats.bells++;
       bytes += BEL;
     }
-    if (outcome.notify && info) {
-      this.stats.notifications++;
-      bytes += notificationSequence(notifier, info.name, notificationBody(state, info.says, info.kind), this.options.notifyWrap ?? null, id);
-    }
-    this.options.terminal.write(bytes);
+    if (bytes) this.options.terminal.write(bytes);
+    if (outcome.notify && info) this.notifications.ring(info, state);
     this.markChrome();
+  }
+
+  /** A notification as it goes out: in the agent's words for what it asks, where they came. */
+  private notify(info: TileInfo, state: RingState): void {
+    if (this.stopped) return;
+    this.stats.notifications++;
+    const words = state === 'blocked' ? askedWords(info) : info.says;
+    this.options.terminal.write(notificationSequence(this.options.notify ?? 'off', info.name, notificationBody(state, words, info.kind), this.options.notifyWrap ?? null, info.id));
   }
 
   private settings(id: number): TileSettings {

@@ -62,6 +62,10 @@ describe('claude hook → signals', () => {
 
   it('permission requests and prompts block (a Notification as a reminder of the request); idle_prompt and auth notices say nothing', () => {
     expect(map(claude.permissionRequest)).toEqual([{ type: 'blocked', kind: 'permission', detail: 'approve Bash', source: 'hook' }]);
+    // AskUserQuestion goes through the permission flow too: it is a question, whichever channel
+    // says it first (OSC 7501 says kind=question).
+    const question = { ...claude.permissionRequest, tool_name: 'AskUserQuestion', tool_input: { questions: [{ question: 'Which database?' }] } };
+    expect(map(question)).toEqual([{ type: 'blocked', kind: 'question', detail: 'approve AskUserQuestion', source: 'hook' }]);
     expect(map(claude.notifyPermission)).toEqual([
       { type: 'blocked', kind: 'permission', reminder: true, detail: 'Claude needs your permission to use Bash', source: 'hook' },
     ]);

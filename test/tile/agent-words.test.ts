@@ -27,6 +27,8 @@ describe('agentWords', () => {
     expect(agentWords({ type: 'hook', event: 'BeforeTool', payload: { session_id: 's', tool_name: 'ask_user', tool_input: { questions } } })).toEqual({ for: 'blocked', text: 'Which database should the service use?' });
     expect(agentWords({ type: 'hook', event: 'BeforeTool', payload: { session_id: 's', tool_name: 'ask_user', tool_input: { questions: [...questions, { question: 'Which cache?' }] } } })?.text).toBe('Which database should the service use? (and 1 more)');
     expect(agentWords({ type: 'hook', event: 'BeforeTool', payload: { session_id: 's', tool_name: 'run_shell_command', tool_input: { command: 'ls' } } })).toBeNull();
+    // Claude Code's AskUserQuestion, through its PermissionRequest hook.
+    expect(agentWords({ type: 'hook', event: 'PermissionRequest', payload: { session_id: 's', tool_name: 'AskUserQuestion', tool_input: { questions } } })).toEqual({ for: 'blocked', text: 'Which database should the service use?' });
     // Its confirmation says only "Tool requires confirmation": no words from it.
     expect(agentWords({ type: 'hook', event: 'Notification', payload: { session_id: 's', notification_type: 'ToolPermission', message: 'Tool requires confirmation', details: { type: 'ask_user', title: 'Ask User' } } })).toBeNull();
     const call = { type: 'response_item', payload: { type: 'function_call', name: 'request_user_input', call_id: 'c1', arguments: JSON.stringify({ questions: [{ id: 'db', header: 'Database', question: 'Which database should the service use?', options: [{ label: 'Postgres', description: '' }] }] }) } };

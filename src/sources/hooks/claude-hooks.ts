@@ -46,7 +46,9 @@ function mapEvent(event: string, payload: unknown): Body[] {
     case 'PermissionRequest':
       return on(P.PermissionRequest, payload, (p) => ({
         type: 'blocked',
-        kind: 'permission',
+        // AskUserQuestion goes through the permission flow too; it is a question. Said first by
+        // this hook or by OSC 7501 (kind=question), whichever the load lets arrive first.
+        kind: p.tool_name === 'AskUserQuestion' ? 'question' : 'permission',
         ...(p.tool_name ? { detail: `approve ${p.tool_name}` } : {}),
       }));
     case 'Notification':

@@ -6,6 +6,7 @@
  */
 import type { AgentName } from '../../agents/profile.js';
 import type { Evidence } from '../../record/format.js';
+import type { TileStateName } from '../../verdict/state.js';
 import { foldConversation } from './conversation.js';
 import type { ConversationState } from './conversation.js';
 import { foldFacts } from './facts.js';
@@ -23,11 +24,11 @@ export interface Derived {
 }
 
 /** What the evidence is read against: the agent (whose payloads name conversations), whether it runs over ssh,
- * and whether the tile is blocked as the evidence arrives. */
+ * and the tile's verdict as the evidence arrives. */
 export interface DeriveContext {
   agent: AgentName;
   remote: boolean;
-  blocked: boolean;
+  state: TileStateName;
 }
 
 export function initialDerived(conversation: ConversationState): Derived {
@@ -36,7 +37,7 @@ export function initialDerived(conversation: ConversationState): Derived {
 
 export function derive(derived: Derived, evidence: Evidence, context: DeriveContext): Derived {
   return {
-    words: foldWords(derived.words, evidence, context.blocked),
+    words: foldWords(derived.words, evidence, context.state),
     facts: foldFacts(derived.facts, evidence),
     conversation: foldConversation(context.agent, derived.conversation, evidence),
     folder: foldFolder(derived.folder, evidence, context.remote),

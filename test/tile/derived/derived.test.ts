@@ -12,7 +12,7 @@ describe('derive', () => {
       { type: 'transcript', path: '/t.jsonl', record: { type: 'assistant', message: { id: 'm', model: 'claude-opus-5-5', usage: { input_tokens: 7, output_tokens: 3 } } } },
       { type: 'hook', event: 'Stop', payload: { session_id: ID, last_assistant_message: 'All done.' } },
     ];
-    const derived = stream.reduce((d, e) => derive(d, e, { agent: 'claude', remote: false, blocked: false }), initialDerived({ id: ID, used: false }));
+    const derived = stream.reduce((d, e) => derive(d, e, { agent: 'claude', remote: false, state: 'working' }), initialDerived({ id: ID, used: false }));
     expect(derived.words).toEqual({ done: 'All done.' });
     expect(derived.facts.model).toBe('claude-opus-5-5');
     expect(derived.facts.outputTokens).toBe(3);

@@ -67,7 +67,7 @@ const PLAN = smoke
   ? { startupRuns: 1, ingestMB: 2, ingestRuns: 1, idleTiles: 4, idleSettle: 1, idleSeconds: 2, turns: 20, memoryTiles: 2, memoryLines: 20_000, churnFrames: 50, window: 1, typing: 1, settle: 0.5, busy: 'smoke', scale: [1, 9], attachRuns: 1, attachKeys: 1, serverIdle: 2, serverIdleSettle: 1 }
   : quick
     ? { startupRuns: 2, ingestMB: 16, ingestRuns: 1, idleSeconds: 10, turns: 30, memoryTiles: 4, churnFrames: 200, window: 3, typing: 3, settle: 1.5, scale: [1, 9, 32], attachRuns: 3, attachKeys: 3, serverIdle: 10, serverIdleSettle: 10 }
-    : { startupRuns: 5, ingestMB: 100, ingestRuns: 3, idleSeconds: 60, turns: 200, memoryTiles: 16, churnFrames: 1200, window: 5, typing: 8, settle: 2, scale: [1, 4, 9, 16, 32], attachRuns: 5, attachKeys: 20, serverIdle: 60, serverIdleSettle: 20 };
+    : { startupRuns: 5, ingestMB: 100, ingestRuns: 3, idleSeconds: 60, turns: 200, memoryTiles: 16, churnFrames: 1200, window: 5, typing: 8, settle: 2, scale: [1, 4, 9, 16, 32, 64], attachRuns: 5, attachKeys: 20, serverIdle: 60, serverIdleSettle: 20 };
 /**
  * The longest one item may run before the run gives up on it (the full memory item takes minutes);
  * `--item-deadline <seconds>` for a machine slower still.
@@ -199,7 +199,7 @@ try {
     await item('3 idle', async () => {
       const r = (results.idle = await run.finish(PLAN.idleSeconds));
       const timers = Object.values(r.grid.timers).reduce((a, b) => a + b, 0);
-      row('3', `CPU, ${r.tiles} idle tiles, ${r.seconds.toFixed(0)} s`, pct(r.grid.cpu), `tmux ${pct(r.tmux.cpu)}`, r.grid.cpu / r.tmux.cpu, '≤ 0.5 %', r.grid.cpu <= 0.005);
+      row('3', `CPU, ${r.tiles} idle tiles, ${r.seconds.toFixed(0)} s`, pct(r.grid.cpu), `tmux ${pct(r.tmux.cpu)}`, r.grid.cpu / r.tmux.cpu, '≤ 0.1 %', r.grid.cpu <= 0.001);
       row('3', 'bytes written to the terminal', String(r.grid.bytes), `tmux ${r.tmux.bytes}`, r.tmux.bytes ? r.grid.bytes / r.tmux.bytes : NaN, '0', r.grid.bytes === 0);
       row('3', 'wake-ups per second, all threads (timer callbacks run; garbage collections)', `${r.grid.wakeupsPerSecond.toFixed(2)} (${timers}; ${r.grid.gc.count})`, `tmux ${r.tmux.wakeupsPerSecond.toFixed(2)}`, r.grid.wakeupsPerSecond / r.tmux.wakeupsPerSecond, 'no timer', timers === 0);
     });
@@ -209,8 +209,8 @@ try {
     section('5. memory');
     await item('5 memory', async () => {
       const r = (results.memory = await memory({ tiles: PLAN.memoryTiles, lines: PLAN.memoryLines }));
-      row('5', `RSS per ${r.size} tile after ${r.lines.toLocaleString('en')} lines (${r.tiles} tiles, scrollback ${r.scrollback})`, `${r.grid.perTile.toFixed(1)} MB`, `tmux ${r.tmux.perTile.toFixed(1)} MB`, r.grid.perTile / r.tmux.perTile, '≤ 8 MB', r.grid.perTile <= 8);
-      row('5', `RSS, 1 tile → ${r.tiles} tiles`, `${r.grid.rss1.toFixed(0)} → ${r.grid.rssN.toFixed(0)} MB`, `tmux ${r.tmux.rss1.toFixed(0)} → ${r.tmux.rssN.toFixed(0)} MB`, r.grid.rssN / r.tmux.rssN, '', null);
+      row('5', `RSS per ${r.size} tile after ${r.lines.toLocaleString('en')} lines (${r.tiles} tiles, scrollback ${r.scrollback})`, `${r.grid.perTile.toFixed(1)} MB`, `tmux ${r.tmux.perTile.toFixed(1)} MB`, r.grid.perTile / r.tmux.perTile, '≤ 2 MB', r.grid.perTile <= 2);
+      row('5', `RSS, 1 tile → ${r.tiles} tiles`, `${r.grid.rss1.toFixed(0)} → ${r.grid.rssN.toFixed(0)} MB`, `tmux ${r.tmux.rss1.toFixed(0)} → ${r.tmux.rssN.toFixed(0)} MB`, r.grid.rssN / r.tmux.rssN, '1 tile ≤ 80 MB', r.grid.rss1 <= 80);
     });
     await item('5 memory (chrome)', async () => {
       const c = (results.chromeChurn = await chromeChurn({ frames: PLAN.churnFrames }));
@@ -245,15 +245,15 @@ try {
         results.busy.push({ ...c, flood: Boolean(c.flood), belltower: bt, tmux: tm });
         const name = `${c.tiles} × ${c.rate / 1000} KB/s${c.flood ? `, the last flooding ${PLAN.ingestMB} MB` : ''}`;
         const goalConfig = c.tiles === 9 && c.rate === 50_000 && !c.flood;
-        if (!c.flood) row('2', `CPU, ${name}`, pct(bt.cpu), `tmux ${pct(tm.cpu)}`, bt.cpu / tm.cpu, goalConfig ? '≤ 15 %' : '', goalConfig ? bt.cpu <= 0.15 : null);
-        if (goalConfig) row('2', `CPU while typing 12 keys/s, ${name}`, pct(bt.cpuTyping), `tmux ${pct(tm.cpuTyping)}`, bt.cpuTyping / tm.cpuTyping, '≤ 15 %', bt.cpuTyping <= 0.15);
+        if (!c.flood) row('2', `CPU, ${name}`, pct(bt.cpu), `tmux ${pct(tm.cpu)}`, bt.cpu / tm.cpu, goalConfig ? '≤ 1.5 × tmux' : '', goalConfig ? bt.cpu <= 1.5 * tm.cpu : null);
+        if (goalConfig) row('2', `CPU while typing 12 keys/s, ${name}`, pct(bt.cpuTyping), `tmux ${pct(tm.cpuTyping)}`, bt.cpuTyping / tm.cpuTyping, '≤ 1.5 × tmux', bt.cpuTyping <= 1.5 * tm.cpuTyping);
         // The frame timer allows 30 a second at most; what a busy grid without a flood paints in this
         // same run is what "held" is measured against.
         const calm = results.busy.find((b) => b.tiles === c.tiles && b.rate === c.rate && !b.flood);
         if (c.flood && calm) row('2', `frames painted per second, ${name}`, bt.fps.toFixed(1), `no flood ${calm.belltower.fps.toFixed(1)}`, bt.fps / calm.belltower.fps, '30 held (≥ 95 %)', bt.fps >= 0.95 * calm.belltower.fps);
         else row('2', `frames painted per second, ${name}`, bt.fps.toFixed(1), 'at most 30', bt.fps / 30, '', null);
         row('2', `event-loop delay p99, ${name}`, ms(bt.loopP99), `idle node ${ms(bt.idleLoopP99)}`, bt.loopP99 / bt.idleLoopP99, '< 16 ms', bt.loopP99 < 16);
-        row('2', `keystroke → focused tile p99 (p50), ${name}`, `${ms(bt.keyP99)} (${ms(bt.keyP50)})`, `tmux ${ms(tm.keyP99)} (${ms(tm.keyP50)})`, bt.keyP99 / tm.keyP99, '< 5 ms', bt.keyP99 < 5);
+        row('2', `keystroke → focused tile p99 (p50), ${name}`, `${ms(bt.keyP99)} (${ms(bt.keyP50)})`, `tmux ${ms(tm.keyP99)} (${ms(tm.keyP50)})`, bt.keyP99 / tm.keyP99, '≤ tmux', bt.keyP99 <= tm.keyP99);
       }
     });
   }
@@ -273,6 +273,7 @@ try {
         if (tiles >= 4) perTileSmall ??= perTile;
         const linear = perTileSmall === null || tiles <= 4 ? null : perTile <= perTileSmall * 1.25;
         row('7', `CPU at ${tiles} × 50 KB/s (per tile; fps; loop p99)`, `${pct(bt.cpu)} (${pct(perTile)}; ${bt.fps.toFixed(0)}; ${ms(bt.loopP99)})`, `tmux ${pct(tm.cpu)} (${pct(tm.cpu / tiles)})`, bt.cpu / tm.cpu, tiles > 4 ? 'per tile ≤ 1.25 × at 4' : '', linear);
+        if (bt.rssMB !== undefined && tm.rssMB !== undefined) row('7', `RSS at ${tiles} × 50 KB/s`, `${bt.rssMB.toFixed(0)} MB`, `tmux ${tm.rssMB.toFixed(0)} MB`, bt.rssMB / tm.rssMB, '', null);
       }
     });
   }
@@ -287,7 +288,7 @@ try {
       const tk = (results.attachKeysTmux = await tmuxKeys(opts));
       row('8', 'keystroke → tile through the client p99 (p50), 9 × 50 KB/s', `${ms(bk.keyP99)} (${ms(bk.keyP50)})`, `tmux client ${ms(tk.keyP99)} (${ms(tk.keyP50)})`, bk.keyP99 / tk.keyP99, '≤ tmux', bk.keyP99 <= tk.keyP99);
       const i = (results.serverIdle = await idleServer({ tiles: 16, seconds: PLAN.serverIdle, settle: PLAN.serverIdleSettle }));
-      row('8', `server CPU, ${i.tiles} idle tiles, no client, ${i.seconds.toFixed(0)} s`, pct(i.belltower.cpu), `tmux server ${pct(i.tmux.cpu)}`, i.belltower.cpu / i.tmux.cpu, '≤ 0.5 %', i.belltower.cpu <= 0.005);
+      row('8', `server CPU, ${i.tiles} idle tiles, no client, ${i.seconds.toFixed(0)} s`, pct(i.belltower.cpu), `tmux server ${pct(i.tmux.cpu)}`, i.belltower.cpu / i.tmux.cpu, '≤ 0.1 %', i.belltower.cpu <= 0.001);
       row('8', 'server bytes written (write calls of any kind, eventfd wake-ups included); wake-ups/s', `${i.belltower.bytes} B; ${i.belltower.wakeupsPerSecond.toFixed(2)}`, `tmux ${i.tmux.bytes} B; ${i.tmux.wakeupsPerSecond.toFixed(2)}`, NaN, 'nothing', null);
     });
   }

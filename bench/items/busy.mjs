@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startGrid } from '../lib/grid.mjs';
 import { idleNode } from '../lib/loop-baseline.mjs';
 import { keyProbe } from '../lib/keys.mjs';
-import { cpuSeconds } from '../lib/proc.mjs';
+import { cpuSeconds, rssBytes } from '../lib/proc.mjs';
 import { percentile, sleep } from '../lib/stats.mjs';
 import { startTmuxGrid } from '../lib/tmux.mjs';
 
@@ -61,6 +61,7 @@ export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seco
     checkKeys(strict, 'belltower', keys);
     const [probe, idle] = await Promise.all([grid.probe(), noise.report()]);
     return {
+      rssMB: rssBytes(grid.pid) / 1024 / 1024,
       cpu: quiet.cpu,
       cpuTyping: typing.cpu,
       fps: quiet.frames,
@@ -89,12 +90,14 @@ export async function busyTmux({ tiles, rate, seconds, typingSeconds = seconds, 
     await sleep(settle * 1000);
     const clientPid = grid.client.pid;
     const cpuNow = () => cpuSeconds(grid.pid) + cpuSeconds(clientPid);
+    const rssNow = () => (rssBytes(grid.pid) + rssBytes(clientPid)) / 1024 / 1024;
     const quiet = await window(seconds, cpuNow, () => 0, () => grid.bytes);
     keys.start((k) => grid.write(k));
     const typing = await window(typingSeconds, cpuNow, () => 0, () => grid.bytes);
     const lost = keys.stop();
     checkKeys(strict, 'tmux', keys);
     return {
+      rssMB: rssNow(),
       cpu: quiet.cpu,
       cpuTyping: typing.cpu,
       kbps: quiet.bytes / 1024,

@@ -16,7 +16,7 @@ const IDLE_TILE = `printf '\\033]7501;state=idle\\007'; exec cat`;
  * Starts both, lets them settle, and starts the window; `finish()` ends it and measures. Idle
  * processes need no quiet machine: the window can overlap other benchmarks.
  */
-export async function startIdle({ tiles = 16, settle = 8, terminal = { cols: 200, rows: 58 } } = {}) {
+export async function startIdle({ tiles = 16, settle = 20, terminal = { cols: 200, rows: 58 } } = {}) {
   const specs = Array.from({ length: tiles }, () => IDLE_TILE);
   const grid = startGrid({ specs, cols: terminal.cols, rows: terminal.rows, probe: { timers: true } });
   const tmux = await startTmuxGrid({ commands: specs, cols: terminal.cols, rows: terminal.rows });

@@ -76,6 +76,10 @@ export interface AgentProfile {
   /** Input starting with `/` is the agent's own slash command (/clear, /model): no turn of yours.
    * In a shell, `/usr/bin/make` is just a command. */
   slashCommands: boolean;
+  /** What is typed goes into the agent's prompt box: a line sent (a reply, a broadcast) goes as one
+   * bracketed paste where it asked for that. A shell's foreground program may read a line as keys
+   * (vim's `:q`), so a shell gets keys. */
+  promptBox: boolean;
   hooks: ((event: string, payload: Record<string, unknown>) => SourceSignal[]) | null;
   /** A hook payload as a recording keeps it (the fields `hooks` reads, no free text). */
   hooksForRecording: ((event: string, payload: Record<string, unknown>) => Record<string, unknown>) | null;

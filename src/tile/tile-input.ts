@@ -16,6 +16,9 @@ export interface TileInputOptions {
   session: Session;
   /** Input starting with `/` is the agent's own command (AgentProfile.slashCommands). */
   slashCommands: boolean;
+  /** The program reads a sent line into a prompt box (an agent): a line goes as one paste where it
+   * asked for bracketed paste. Elsewhere a line may be keys for whatever runs (vim's `:q`). */
+  pasteLines: boolean;
   /** The tile's exit has been reported: nothing reaches its program any more. */
   exited(): boolean;
   ingest(evidence: Evidence): void;
@@ -37,13 +40,14 @@ export class TileInput {
     if (!this.options.exited()) this.options.session.write(data);
   }
 
-  /** Text, then (with `enter`) the Enter that submits the box: a prompt, never recorded. To a
-   * program that asked for bracketed paste the text goes as a paste, so that none of it is read
-   * as a key (Claude Code's `?` or `!` at an empty prompt, a newline that would submit early). */
+  /** Text, then (with `enter`) the Enter that submits the box: a prompt, never recorded. A line of
+   * text to an agent that asked for bracketed paste goes as a paste, so that none of it is read as
+   * a key (Claude Code's `?` or `!` at an empty prompt, a newline that would submit early); a
+   * single key or control keys (`y` to a dialog, Esc) go as keys, which is what they mean. */
   send(text: string, enter: boolean): void {
-    const { session, exited, now } = this.options;
+    const { session, exited, now, pasteLines } = this.options;
     if (exited()) return;
-    if (text.length > 0) session.write(session.screen.inputModes.bracketedPaste ? asPaste(text) : text);
+    if (text.length > 0) session.write(pasteLines && session.screen.inputModes.bracketedPaste && isLineOfText(text) ? asPaste(text) : text);
     if (!enter) return;
     this.unpressed += 1;
     const started = now();
@@ -86,6 +90,12 @@ export class TileInput {
     const { x, y } = screen.cursor;
     return promptInput(screen.rowText(y), x);
   }
+}
+
+/** More than one character and no control keys but tab and newline: words, not keys. */
+export function isLineOfText(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+  return [...text].length > 1 && !/[\x00-\x08\x0b-\x1f\x7f]/.test(text);
 }
 
 const PASTE_START = '\x1b[200~';

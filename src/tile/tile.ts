@@ -114,7 +114,7 @@ export class Tile {
       exited: () => this.finish(),
       dispose: () => this.dispose(),
     }));
-    this.input = new TileInput({ session, slashCommands: profile.slashCommands, exited: () => exit.hasExited, ingest: (evidence) => this.live.ingest(evidence), now: this.clock });
+    this.input = new TileInput({ session, slashCommands: profile.slashCommands, pasteLines: profile.promptBox, exited: () => exit.hasExited, ingest: (evidence) => this.live.ingest(evidence), now: this.clock });
     link.followKnown(this.resumed);
     // Nothing runs: the tile is what it was when its process ended.
     if (finished) exit.endedBefore(finished);

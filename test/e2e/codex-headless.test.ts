@@ -90,7 +90,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
    * reading `working`.
    */
   async function settle(run: HeadlessAgent): Promise<void> {
-    await run.untilRecorded('OSC 7501 idle', (l) => l.type === 'osc' && l.code === 7501 && String(l.payload).startsWith('state=idle'), 30_000);
+    await run.untilRecorded('OSC 7501 idle', (l) => l.type === 'osc' && l.code === 7501 && String(l.payload).startsWith('state=idle'), 60_000);
     await sleep(200);
     expect(run.states().filter((s) => RINGING.includes(s)), `no ringing state before the first prompt:\n${run.describe()}`).toEqual([]);
   }
@@ -135,7 +135,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     const prompt = 'Say something short for the belltower codex test';
     const mark = s.run.verdicts.length;
     await s.run.submit(prompt);
-    await s.run.wait('done', '30s');
+    await s.run.wait('done', '60s');
     await sleep(1_000); // a second done (the other channel) would land here
     const turn = s.run.verdicts.slice(mark);
     expect(turn.map((v) => v.to), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'done']));
@@ -160,7 +160,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     expect(psp).toContain('state=working:app=codex');
     expect(psp).toContain('state=done:app=codex');
     expect(psp.at(-1)).toBe('state=clear');
-  }, 90_000);
+  }, 180_000);
 
   it('a shell-command turn (exec_command): working through the tool, then one done', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -169,7 +169,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
 
     const mark = s.run.verdicts.length;
     await s.run.submit('Sleep for two seconds');
-    await s.run.wait('done', '30s');
+    await s.run.wait('done', '60s');
     await sleep(1_000);
     const turn = s.run.verdicts.slice(mark);
     expect(turn.map((v) => v.to), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'done']));
@@ -187,7 +187,13 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
 
     const lines = await quitAndCheck(s, 'shell');
     expect(notifiesFor(lines, (first) => first === '')).toHaveLength(1);
-  }, 90_000);
+  }, 180_000);
+
+  /** The tile still blocked, its dialog still up: a key meant for the dialog did not take. */
+  async function stillAsks(run: HeadlessAgent): Promise<boolean> {
+    if (run.verdicts.at(-1)?.to !== 'blocked') return false;
+    return (await run.tile())?.request !== undefined;
+  }
 
   it('an approval prompt: blocked (psp, kind permission); "y" approves; working, then done', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -200,20 +206,16 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
 
     const mark = s.run.verdicts.length;
     await s.run.submit('Create the file');
-    await s.run.wait('blocked', '30s');
+    await s.run.wait('blocked', '60s');
     const blocked = s.run.verdicts.find((v, i) => i >= mark && v.to === 'blocked');
     expect(blocked).toMatchObject({ source: 'psp', kind: 'permission' });
 
-    // The dialog takes keys once painted; "y" is "Yes, proceed". One more "y" only if the first
-    // was too early (a later one would be typed into the prompt).
-    await sleep(1_000);
-    await s.run.type('y');
-    try {
-      await s.run.until('the approval to land', () => s.run.verdicts.slice(mark).some((v) => v.from === 'blocked'), 5_000);
-    } catch {
-      await s.run.type('y');
-    }
-    await s.run.wait('done', '30s');
+    // The dialog takes keys once painted (ls --json shows its options then); "y" is "Yes, proceed".
+    // Again only while the tile is still blocked on that dialog: a "y" after it was answered would
+    // be typed into the prompt.
+    await s.run.pendingRequest();
+    await s.run.pressUntil('the approval to land', () => s.run.type('y'), () => s.run.verdicts.slice(mark).some((v) => v.from === 'blocked'), () => stillAsks(s.run), { tries: 4, everyMs: 10_000 });
+    await s.run.wait('done', '60s');
     await sleep(1_000);
     expect(s.run.states(mark), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'blocked', 'working', 'done']));
     expect(fs.existsSync(path.join(s.home.cwd, file))).toBe(true);
@@ -227,7 +229,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     expect(linesOf(lines, 'verdict').every((v) => v.source !== 'title' || !String(v.reason).includes('Action Required'))).toBe(true);
     // Codex's notify fires at the turn's end, never at the approval.
     expect(notifiesFor(lines, (first) => first === '')).toHaveLength(1);
-  }, 90_000);
+  }, 180_000);
 
   it('belltower answer: ls --json shows the request and its options; allow picks "Yes, proceed"; the command runs; done', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -238,7 +240,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     });
     await settle(s.run);
     await s.run.submit('Create the file');
-    await s.run.wait('blocked', '30s');
+    await s.run.wait('blocked', '60s');
     // The dialog is drawn a moment after OSC 7501 says blocked: ls shows its options once it is.
     const request = await s.run.pendingRequest();
     expect(request.options.map((o) => o.answer)).toEqual(['allow', 'always', 'deny']);
@@ -246,11 +248,11 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     expect(answered.stderr).toBe('');
     expect(answered.code).toBe(0);
     expect(answered.stdout).toMatch(/^Yes, proceed/);
-    await s.run.wait('done', '30s');
+    await s.run.wait('done', '60s');
     expect(fs.existsSync(path.join(s.home.cwd, file))).toBe(true);
     expect(s.api.mainRequests()).toHaveLength(2);
     await quitAndCheck(s, 'answer');
-  }, 90_000);
+  }, 180_000);
 
   it('belltower answer deny --message: the command never runs, and the words reach the model as the next prompt', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -261,16 +263,16 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     });
     await settle(s.run);
     await s.run.submit('Create the file');
-    await s.run.wait('blocked', '30s');
+    await s.run.wait('blocked', '60s');
     const request = await s.run.pendingRequest();
     const denied = await s.run.cli('answer', '1', 'deny', '--message', 'leave the files alone', '--request', request.id);
     expect(denied.stderr).toBe('');
     expect(denied.code).toBe(0);
-    await s.api.waitForRequest((r) => r.kind === 'main' && JSON.stringify(r.body).includes('leave the files alone'), 30_000);
-    await s.run.wait('done', '30s');
+    await s.api.waitForRequest((r) => r.kind === 'main' && JSON.stringify(r.body).includes('leave the files alone'), 60_000);
+    await s.run.wait('done', '60s');
     expect(fs.existsSync(path.join(s.home.cwd, file))).toBe(false);
     await quitAndCheck(s, 'answer-deny');
-  }, 90_000);
+  }, 180_000);
 
   it('an API error (HTTP 400): failed from OSC 7501 error, no done, no notify', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -279,7 +281,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
 
     const mark = s.run.verdicts.length;
     await s.run.submit('This will fail');
-    await s.run.until('the failed verdict', () => s.run.verdicts.slice(mark).find((v) => v.to === 'failed'), 30_000);
+    await s.run.until('the failed verdict', () => s.run.verdicts.slice(mark).find((v) => v.to === 'failed'), 60_000);
     await sleep(1_500);
     expect(s.run.states(mark), s.run.describe()).toEqual(turnStates(s.run, mark, ['working', 'failed']));
     expect(s.run.verdicts.at(-1)?.source).toBe('psp');
@@ -288,7 +290,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     const lines = await quitAndCheck(s, 'api-error');
     expect(linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload)).toContain('state=error:app=codex');
     expect(notifiesFor(lines, (first) => first === '')).toHaveLength(0);
-  }, 90_000);
+  }, 180_000);
 
   /** The rollout the tile followed: the path of its transcript lines (one file per tile). */
   /** The rollout file of that name under CODEX_HOME/sessions (YYYY/MM/DD/…). */
@@ -313,8 +315,8 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     await settle(s.run);
     const mark = s.run.verdicts.length;
     await s.run.submit('Run it in the background');
-    const ended = await s.run.untilRecorded('the turn end in the rollout', (l) => l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === 'task_complete', 30_000);
-    const finished = await s.run.untilRecorded('the job\'s completion in the rollout', (l) => l.type === 'transcript' && isCommandDone(l.record), 30_000);
+    const ended = await s.run.untilRecorded('the turn end in the rollout', (l) => l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === 'task_complete', 60_000);
+    const finished = await s.run.untilRecorded('the job\'s completion in the rollout', (l) => l.type === 'transcript' && isCommandDone(l.record), 60_000);
     await s.run.wait('done', '60s');
     await sleep(1_000);
     const done = s.run.verdicts.slice(mark).filter((v) => v.to === 'done');
@@ -333,7 +335,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     // A recording keeps the rollout's file name (never its folder, which names the user).
     expect(rolloutPaths(lines)).toEqual([start?.transcript_path]);
     expect(linesOf(lines, 'osc', (l) => l.code === 7501).map((l) => l.payload)).toContain('state=done:app=codex');
-  }, 90_000);
+  }, 180_000);
 
   it("the user's own reviewed hook keeps running beside belltower's, and the user's config is not written", async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -349,7 +351,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     const s = sessions.start(api, home, { env: { BELLTOWER_CODEX_BIN: install.bin } });
     await settle(s.run);
     await s.run.submit('Say hello');
-    await s.run.wait('done', '30s');
+    await s.run.wait('done', '60s');
     expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'Say hello' });
     expect(linesOf(s.run.recording(), 'hook', (l) => l.event === 'SessionStart')).toHaveLength(1);
     await quitAndCheck(s, 'user-hook');
@@ -358,7 +360,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     const after = fs.readFileSync(home.configPath, 'utf8');
     expect(after.startsWith(config)).toBe(true);
     expect(after).not.toMatch(/session-flags|relay\.sh/);
-  }, 90_000);
+  }, 180_000);
 
   it('an interrupt (Esc) mid-command: idle from the rollout\'s turn_aborted, never done', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -366,14 +368,24 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     await settle(s.run);
     const mark = s.run.verdicts.length;
     await s.run.submit('Sleep for a long time');
-    await s.api.waitForRequest((r) => r.kind === 'main', 15_000);
-    await s.run.untilRecorded('the command running', (l) => l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === 'function_call', 15_000);
-    await sleep(1_000);
+    await s.api.waitForRequest((r) => r.kind === 'main', 60_000);
+    await s.run.untilRecorded('the command running', (l) => l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === 'function_call', 60_000);
+    await s.run.until('the tile working on the turn', () => s.run.verdicts.at(-1)?.to === 'working');
     const beforeEsc = s.run.verdicts.length;
-    await s.run.type('\x1b');
+    const recordedBefore = s.run.recording().length;
     // At rest after the Esc: the rollout's turn_aborted says "interrupted", unless OSC 7501's idle
     // came first on a loaded machine (the tile is idle either way, and the abort is in the rollout).
-    await s.run.until('the interrupt', () => s.run.verdicts.slice(beforeEsc).find((v) => v.to === 'idle'), 30_000);
+    // Esc again only while nothing says the turn stopped (a second Esc at rest would start Codex's
+    // "edit the previous message").
+    const stopped = (l: RecordingLine): boolean =>
+      (l.type === 'transcript' && (l.record as { payload?: { type?: string } }).payload?.type === 'turn_aborted') || (l.type === 'osc' && l.code === 7501 && !String(l.payload).startsWith('state=working'));
+    await s.run.pressUntil(
+      'the interrupt',
+      () => s.run.type('\x1b'),
+      () => s.run.verdicts.slice(beforeEsc).some((v) => v.to === 'idle'),
+      () => s.run.verdicts.at(-1)?.to === 'working' && !s.run.recording().slice(recordedBefore).some(stopped),
+      { tries: 3, everyMs: 10_000 },
+    );
     await sleep(1_500);
     const interrupted = s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted');
     if (interrupted) expect(interrupted, s.run.describe(mark)).toMatchObject({ to: 'idle', source: 'transcript' });
@@ -383,7 +395,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     const lines = await quitAndCheck(s, 'interrupt');
     const aborted = linesOf(lines, 'transcript', (l) => (l.record as { payload?: { type?: string } }).payload?.type === 'turn_aborted');
     expect(aborted.map((l) => (l.record as { payload: { reason?: string } }).payload.reason)).toEqual(['interrupted']);
-  }, 90_000);
+  }, 180_000);
 
   it('two tiles started in the same folder at the same moment each follow their own rollout', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -396,7 +408,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
       await Promise.all(runs.map((run) => settle(run)));
       const prompts = ['First twin prompt', 'Second twin prompt'];
       await Promise.all(runs.map((run, i) => run.submit(prompts[i] as string)));
-      await Promise.all(runs.map((run) => run.wait('done', '30s')));
+      await Promise.all(runs.map((run) => run.wait('done', '60s')));
       const files = runs.map((run) => {
         const lines = run.recording();
         const paths = rolloutPaths(lines);
@@ -417,7 +429,7 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
       home.cleanup();
       for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 
   it('when Codex asks to review the hook anyway: the tile says so, and the rollout is found from the first turn\'s notify', async (ctx) => {
     if (!install.ok) return ctx.skip(install.reason);
@@ -429,25 +441,34 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
     const run = startHeadlessAgent({ spec: wrong, env: { ...home.env, BELLTOWER_CODEX_BIN: install.bin }, cwd: home.cwd, dir, session: `codex-review-${process.pid}`, flags: ['--timing', 'heldReleaseQuietMs=2000'] });
     try {
       let notice: string | undefined;
-      for (let tries = 0; notice === undefined && tries < 80; tries++) {
+      for (const deadline = Date.now() + 60_000; notice === undefined && Date.now() < deadline; ) {
         await sleep(250);
-        const [tile] = JSON.parse((await run.cli('ls', '--json')).stdout || '[]') as { notice?: string }[];
-        notice = tile?.notice;
+        notice = (await run.tile())?.notice;
       }
       expect(notice, run.describe()).toMatch(/Codex asks to review hooks/);
-      await run.type('3'); // "Continue without trusting (hooks won't run)"
-      await run.submit('');
-      await run.untilRecorded('OSC 7501 idle', (l) => l.type === 'osc' && l.code === 7501 && String(l.payload).startsWith('state=idle'), 20_000);
+      // "Continue without trusting (hooks won't run)", then Enter; again only while the dialog is
+      // still on the screen and Codex has not said idle.
+      const idle = (l: RecordingLine): boolean => l.type === 'osc' && l.code === 7501 && String(l.payload).startsWith('state=idle');
+      await run.pressUntil(
+        'Codex past the review dialog (OSC 7501 idle)',
+        async () => {
+          await run.type('3');
+          await run.submit('');
+        },
+        () => run.recording().some(idle),
+        async () => !run.recording().some(idle) && /^\s*Hooks need review\s*$/m.test(await run.screenText()),
+        { tries: 3, everyMs: 15_000 },
+      );
       await sleep(300);
       await run.submit('Say something first');
-      await run.wait('done', '30s');
+      await run.wait('done', '60s');
       // No SessionStart ran; the first turn's notify named the thread, and its rollout is followed
       // from there on: the second turn's background job holds its done.
-      await run.untilRecorded('the rollout followed', (l) => l.type === 'transcript', 10_000).catch(() => undefined);
+      await run.untilRecorded("the first turn's notify", (l) => notifiesFor([l], (first) => first === '').length > 0);
       const mark = run.verdicts.length;
       await run.submit('Run it in the background');
-      const finished = await run.untilRecorded('the job\'s completion in the rollout', (l) => l.type === 'transcript' && isCommandDone(l.record), 30_000);
-      await run.wait('done', '15s');
+      const finished = await run.untilRecorded('the job\'s completion in the rollout', (l) => l.type === 'transcript' && isCommandDone(l.record), 60_000);
+      await run.wait('done', '60s');
       const done = run.verdicts.slice(mark).filter((v) => v.to === 'done');
       expect(done, run.describe()).toHaveLength(1);
       expect(done[0]!.t).toBeGreaterThan(finished.t);
@@ -458,5 +479,5 @@ describe('real Codex 0.171.0 under belltower run --headless', () => {
       home.cleanup();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 240_000);
 });

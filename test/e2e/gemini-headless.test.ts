@@ -24,7 +24,7 @@ import { PINNED_VERSIONS, tryInstallGemini, type InstallResult } from '../suppor
 import { sleep } from '../support/fake-server.js';
 import { apiError, hang, lastUserOf, shell, startFakeGemini, text, type FakeGemini, type GenerateRequest, type Reply } from '../support/fake-gemini.js';
 import { createGeminiHome, type GeminiHome } from '../support/gemini-home.js';
-import { AgentSessions, BELLTOWER_BIN, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine } from '../support/headless-agent.js';
+import { AgentSessions, BELLTOWER_BIN, linesOf, type AgentSession, type HeadlessAgent, type RecordingLine, type VerdictLine } from '../support/headless-agent.js';
 import { unprivilegedUser, type Unprivileged } from '../support/unprivileged-user.js';
 
 const AGENT_VERSION = PINNED_VERSIONS.gemini;
@@ -98,7 +98,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
 
   /** Start-up: `◇  Ready` (the first idle verdict), then a second for the prompt to take keys. */
   async function settle(run: HeadlessAgent): Promise<void> {
-    await run.until('the first idle verdict', () => run.verdicts.some((v) => v.to === 'idle'), 30_000);
+    await run.until('the first idle verdict', () => run.verdicts.some((v) => v.to === 'idle'), 60_000);
     await sleep(1_000);
     expect(run.states().filter((s) => RINGING.includes(s)), `no ringing state before the first prompt:\n${run.describe()}`).toEqual([]);
   }
@@ -109,7 +109,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
   /** One prompt to the end of its turn: the verdicts from the prompt on. */
   async function turn(s: Session, prompt: string): Promise<void> {
     await s.run.submit(prompt);
-    await s.run.wait('done', '30s');
+    await s.run.wait('done', '60s');
     await sleep(1_000); // a second done would land here
     expect(s.api.mainRequests().length).toBeGreaterThan(0);
     expect(lastUserOf(s.api.mainRequests()[0]?.body as GenerateRequest).prompt).toBe(prompt);
@@ -122,21 +122,32 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
 
   /**
    * Answers Gemini's confirmation with Enter ("Allow once" is pre-selected) once the dialog is up
-   * (the `✋` title), pressing again only while the tile still waits on it.
+   * (the `✋` title, and its options on the screen), pressing again only while the tile still waits
+   * on it.
    */
   async function approve(s: Session, waiting: string, mark: number): Promise<void> {
-    await s.run.untilRecorded('the ✋ title', (l) => l.type === 'osc' && l.code === 0 && String(l.payload).startsWith('\u270b'), 15_000);
-    for (let presses = 0; presses < 3; presses++) {
-      await sleep(500);
-      if (s.run.verdicts.at(-1)?.to !== waiting) return;
-      await s.run.submit('');
-      try {
-        await s.run.until('the answer to land', () => s.run.verdicts.slice(mark).some((v) => v.from === waiting), 3_000);
-        return;
-      } catch {
-        // pressed too early: once more
-      }
-    }
+    await s.run.untilRecorded('the ✋ title', (l) => l.type === 'osc' && l.code === 0 && String(l.payload).startsWith('\u270b'), 60_000);
+    await s.run.untilScreen('the confirmation dialog', (screen) => screen.includes('1. Allow once'));
+    await s.run.pressUntil('the answer to land', () => s.run.submit(''), () => s.run.verdicts.slice(mark).some((v) => v.from === waiting), () => s.run.verdicts.at(-1)?.to === waiting);
+  }
+
+  /**
+   * Esc while the turn runs (the tile working): again only while it still works and nothing says
+   * the turn stopped, so a second Esc never lands at rest. Resolves with the interrupt verdict.
+   */
+  async function interrupt(s: Session, mark: number): Promise<VerdictLine> {
+    await s.run.until('the tile working on the turn', () => s.run.verdicts.at(-1)?.to === 'working');
+    const recordedBefore = s.run.recording().length;
+    const interrupted = (): VerdictLine | undefined => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted');
+    const stopped = (l: RecordingLine): boolean => l.type === 'hook' && l.event === 'AfterAgent';
+    await s.run.pressUntil(
+      'the interrupt',
+      () => s.run.type('\x1b'),
+      () => interrupted() !== undefined,
+      () => s.run.verdicts.at(-1)?.to === 'working' && !s.run.recording().slice(recordedBefore).some(stopped),
+      { tries: 3, everyMs: 8_000 },
+    );
+    return interrupted()!;
   }
 
   describe('with belltower hooks', () => {
@@ -156,7 +167,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
 
       // The tokens it shows are its chat file's own (each message's `tokens.total`, once).
       let shown: number | undefined;
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(200)) {
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
         shown = (JSON.parse((await s.run.cli('ls', '--json')).stdout) as { facts?: { totalTokens?: number } }[])[0]?.facts?.totalTokens;
         if (shown !== undefined && shown === chatTokens(s.home.geminiDir)) break;
       }
@@ -181,7 +192,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       expect(fs.readdirSync(path.join(s.dir, 'state', 'run', 'sessions'))).toEqual([]);
       // The chat went to the user's real folder, through the tile's links.
       expect(fs.readdirSync(path.join(s.home.geminiDir, 'tmp')).length).toBeGreaterThan(0);
-    }, 90_000);
+    }, 180_000);
 
     it('a shell-command turn: BeforeTool and AfterTool keep it working, then one done', async (ctx) => {
       ready(ctx);
@@ -199,7 +210,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       const lines = await quitAndCheck(s, 'hooks-shell');
       expect(hookEvents(lines).filter((e) => e !== 'SessionStart' && e !== 'SessionEnd')).toEqual(['BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent']);
       expect(linesOf(lines, 'hook', (l) => l.event === 'BeforeTool')[0]?.payload).toMatchObject({ tool_name: 'run_shell_command' });
-    }, 90_000);
+    }, 180_000);
 
     it('a shell confirmation: Notification(ToolPermission) → blocked (hook, permission); Enter approves; done', async (ctx) => {
       ready(ctx);
@@ -208,10 +219,10 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await s.run.submit('Create the file');
-      await s.run.wait('blocked', '30s');
+      await s.run.wait('blocked', '60s');
       expect(s.run.verdicts.at(-1)).toMatchObject({ to: 'blocked', source: 'hook', kind: 'permission' });
       await approve(s, 'blocked', mark);
-      await s.run.wait('done', '30s');
+      await s.run.wait('done', '60s');
       await sleep(1_000);
       // No hook fires at the approval: the Enter typed through belltower is the answer.
       expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe()).toEqual(['working/hook', 'blocked/hook', 'working/user', 'done/hook']);
@@ -222,7 +233,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       // The ✋ title came too, and made no verdict: first-party evidence decides.
       expect(linesOf(lines, 'osc', (l) => l.code === 0 && String(l.payload).startsWith('\u270b')).length).toBeGreaterThan(0);
       expect(linesOf(lines, 'verdict').filter((v) => v.source === 'title').map((v) => v.to)).toEqual(['idle']);
-    }, 90_000);
+    }, 180_000);
 
     it('a confirmation approved with the `1` key: no hook fires, the ✦ title says working at once, long before AfterTool', async (ctx) => {
       ready(ctx);
@@ -230,26 +241,29 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await s.run.submit('Create the file');
-      await s.run.wait('blocked', '30s');
-      await s.run.untilRecorded('the ✋ title', (l) => l.type === 'osc' && l.code === 0 && String(l.payload).startsWith('\u270b'), 15_000);
-      await sleep(800);
-      await s.run.type('1'); // "Allow once", taken without Enter
-      const answered = await s.run.until('the answer', () => s.run.verdicts.slice(mark).find((v) => v.from === 'blocked'), 10_000);
-      await s.run.wait('done', '30s');
+      await s.run.wait('blocked', '60s');
+      await s.run.untilRecorded('the ✋ title', (l) => l.type === 'osc' && l.code === 0 && String(l.payload).startsWith('\u270b'), 60_000);
+      await s.run.untilScreen('the confirmation dialog', (screen) => screen.includes('1. Allow once'));
+      // "Allow once", taken without Enter; again only while the tile is still blocked and the dialog
+      // still up (a "1" after it was answered would be typed into the prompt).
+      const fromBlocked = () => s.run.verdicts.slice(mark).find((v) => v.from === 'blocked');
+      await s.run.pressUntil('the answer', () => s.run.type('1'), () => fromBlocked() !== undefined, async () => s.run.verdicts.at(-1)?.to === 'blocked' && (await s.run.screenText()).includes('1. Allow once'), { tries: 4, everyMs: 10_000 });
+      const answered = fromBlocked()!;
+      await s.run.wait('done', '60s');
       await sleep(1_000);
       expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe()).toEqual(['working/hook', 'blocked/hook', 'working/title', 'done/hook']);
       const lines = await quitAndCheck(s, 'hooks-confirmation-key');
       // The shell ran ~3 s after the answer, and only then did a hook say so.
       const afterTool = linesOf(lines, 'hook', (l) => l.event === 'AfterTool')[0];
       expect(afterTool!.t - answered.t).toBeGreaterThanOrEqual(2_500);
-    }, 90_000);
+    }, 180_000);
 
     it('belltower answer allow: the option drawn for it ("Allow once"), the shell runs, done', async (ctx) => {
       ready(ctx);
       const s = await start([shell('touch belltower-answered.txt'), text('File created.')], { confirmShell: true });
       await settle(s.run);
       await s.run.submit('Create the file');
-      await s.run.wait('blocked', '30s');
+      await s.run.wait('blocked', '60s');
       const { options } = await s.run.pendingRequest();
       expect(options.map((o) => o.answer)).toContain('allow');
       expect(options.map((o) => o.answer)).toContain('deny');
@@ -257,25 +271,25 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       expect(answered.stderr).toBe('');
       expect(answered.code).toBe(0);
       expect(answered.stdout).toMatch(/^Allow once/);
-      await s.run.wait('done', '30s');
+      await s.run.wait('done', '60s');
       await quitAndCheck(s, 'hooks-answer');
-    }, 90_000);
+    }, 180_000);
 
     it('belltower answer deny: the shell never runs, and the tile no longer asks', async (ctx) => {
       ready(ctx);
       const s = await start([shell('touch belltower-denied.txt'), text('Understood.')], { confirmShell: true });
       await settle(s.run);
       await s.run.submit('Create the file');
-      await s.run.wait('blocked', '30s');
+      await s.run.wait('blocked', '60s');
       await s.run.pendingRequest();
       const denied = await s.run.cli('answer', '1', 'deny');
       expect(denied.stderr).toBe('');
       expect(denied.code).toBe(0);
       expect(denied.stdout).toMatch(/^No, suggest changes/);
-      await s.run.until('not blocked', () => s.run.verdicts.at(-1)?.to !== 'blocked' || undefined, 15_000);
+      await s.run.until('not blocked', () => s.run.verdicts.at(-1)?.to !== 'blocked' || undefined, 60_000);
       expect(fs.existsSync(path.join(s.home.cwd, 'belltower-denied.txt'))).toBe(false);
       await quitAndCheck(s, 'hooks-answer-deny');
-    }, 90_000);
+    }, 180_000);
 
     // Both end in AfterAgent with "[no response text]"; the chat file the hooks name tells them apart.
     it('an API error: failed (the chat file\'s error record), never done', async (ctx) => {
@@ -284,12 +298,12 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await s.run.submit('This will fail');
-      await s.run.until('failed', () => s.run.verdicts.slice(mark).find((v) => v.to === 'failed'), 30_000);
+      await s.run.until('failed', () => s.run.verdicts.slice(mark).find((v) => v.to === 'failed'), 60_000);
       await sleep(1_500);
       expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'failed/transcript']);
       const lines = await quitAndCheck(s, 'hooks-api-error');
       expect(linesOf(lines, 'hook', (l) => l.event === 'AfterAgent')[0]?.payload).toMatchObject({ prompt_response: '[no response text]' });
-    }, 90_000);
+    }, 180_000);
 
     it('Esc mid-answer: idle (the chat file\'s "Request cancelled."), never done, no ring', async (ctx) => {
       ready(ctx);
@@ -297,45 +311,43 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await s.run.submit('Take your time');
-      await s.api.waitForRequest((r) => r.kind === 'main', 15_000);
-      await sleep(1_000);
-      await s.run.type('\x1b');
-      await s.run.until('the interrupt', () => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), 15_000);
+      await s.api.waitForRequest((r) => r.kind === 'main', 60_000);
+      await interrupt(s, mark);
       await sleep(1_500);
       expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'idle/transcript']);
       const lines = await quitAndCheck(s, 'hooks-interrupt');
       expect(linesOf(lines, 'hook', (l) => l.event === 'AfterAgent')[0]?.payload).toMatchObject({ prompt_response: '[no response text]' });
-    }, 90_000);
+    }, 180_000);
 
     // Issue 24, item 7: the interrupted tool's AfterTool came after the turn had ended, flipped the
     // tile back to working, and the next prompt then counted as queued behind it: no done.
     it('Esc during a shell command: the tool\'s late AfterTool is the ended turn\'s; the next prompt ends in one done', async (ctx) => {
       ready(ctx);
-      const s = await start([shell('sleep 6'), text('Second answer.')]);
+      // Long enough for an Esc pressed again (on a loaded machine) to land while it still runs: the
+      // Esc ends it (its AfterTool follows the interrupt by a moment), so the test takes no longer.
+      const s = await start([shell('sleep 30'), text('Second answer.')]);
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await s.run.submit('Sleep for a while');
-      await s.run.untilRecorded('BeforeTool', (l) => l.type === 'hook' && l.event === 'BeforeTool', 15_000);
-      await sleep(1_000);
-      await s.run.type('\x1b');
-      const interrupt = await s.run.until('the interrupt', () => s.run.verdicts.slice(mark).find((v) => v.reason === 'interrupted'), 15_000);
+      await s.run.untilRecorded('BeforeTool', (l) => l.type === 'hook' && l.event === 'BeforeTool', 60_000);
+      const interrupted = await interrupt(s, mark);
       // The cancelled shell's end, which Gemini still reports: AfterTool, after the interrupt.
-      const late = await s.run.untilRecorded('the late AfterTool', (l) => l.type === 'hook' && l.event === 'AfterTool', 20_000);
+      const late = await s.run.untilRecorded('the late AfterTool', (l) => l.type === 'hook' && l.event === 'AfterTool', 60_000);
       const interruptLine = s.run.recording().find((l) => l.type === 'verdict' && l.reason === 'interrupted');
       expect(late.seq).toBeGreaterThan(interruptLine?.seq ?? Infinity);
-      expect(interrupt.source).toBe('transcript');
+      expect(interrupted.source).toBe('transcript');
       await sleep(1_000);
       expect(s.run.verdicts.at(-1)?.to, s.run.describe(mark)).toBe('idle');
       const second = s.run.verdicts.length;
       await s.run.submit('Now answer');
-      await s.run.wait('done', '30s');
+      await s.run.wait('done', '60s');
       await sleep(1_000);
       expect(s.run.verdicts.slice(second).map((v) => `${v.to}/${v.source}`), s.run.describe(mark)).toEqual(['working/hook', 'done/hook']);
       expect(s.run.verdicts.slice(mark).filter((v) => v.to === 'done')).toHaveLength(1);
       const lines = await quitAndCheck(s, 'hooks-interrupt-tool');
       const events = hookEvents(lines).filter((e) => e !== 'SessionStart' && e !== 'SessionEnd');
       expect(events.slice(0, 2)).toEqual(['BeforeAgent', 'BeforeTool']);
-    }, 120_000);
+    }, 240_000);
   });
 
   describe('title only (--no-hooks)', () => {
@@ -351,7 +363,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
 
       const lines = await quitAndCheck(s, 'title-plain');
       expect(linesOf(lines, 'hook')).toEqual([]);
-    }, 90_000);
+    }, 180_000);
 
     it('a shell confirmation: the ✋ title reads unknown, never blocked; after Enter, working, then done', async (ctx) => {
       if (!install.ok) return ctx.skip(install.reason);
@@ -360,17 +372,17 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
       await settle(s.run);
       const mark = s.run.verdicts.length;
       await s.run.submit('Create the file');
-      await s.run.until('the ✋ verdict', () => s.run.verdicts.slice(mark).find((v) => v.to === 'unknown'), 30_000);
+      await s.run.until('the ✋ verdict', () => s.run.verdicts.slice(mark).find((v) => v.to === 'unknown'), 60_000);
       expect(s.run.verdicts.at(-1)).toMatchObject({ to: 'unknown', source: 'title' });
       expect(s.run.verdicts.at(-1)?.reason).toMatch(/✋/);
       await approve(s, 'unknown', mark);
-      await s.run.wait('done', '30s');
+      await s.run.wait('done', '60s');
       await sleep(1_000);
       expect(s.run.verdicts.slice(mark).map((v) => `${v.to}/${v.source}`), s.run.describe()).toEqual(['working/title', 'unknown/title', 'working/title', 'done/title']);
       expect(s.run.states()).not.toContain('blocked');
       expect(fs.existsSync(path.join(s.home.cwd, file))).toBe(true);
       await quitAndCheck(s, 'title-confirmation');
-    }, 90_000);
+    }, 180_000);
   });
 
   // In a folder the user chose not to trust, Gemini runs no settings hook at all (the user's
@@ -381,7 +393,7 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     const s = await start([text('Belltower gemini answer.')], { trust: 'DO_NOT_TRUST' });
     await settle(s.run);
     await s.run.submit('Say something short for the belltower gemini test');
-    expect((await s.run.wait('done', '30s')).code).toBe(0);
+    expect((await s.run.wait('done', '60s')).code).toBe(0);
     const header = s.run.recording()[0] as RecordingLine & { hooks?: boolean };
     expect(header.hooks).toBe(false);
     expect(hookEvents(s.run.recording())).toEqual([]);
@@ -392,5 +404,5 @@ describe('real Gemini CLI 0.61.0 under belltower run --headless', () => {
     const [tile] = JSON.parse((await s.run.cli('ls', '--json')).stdout) as { notice?: string }[];
     expect(tile?.notice).toMatch(/Gemini hooks are off for this tile: .* chose not to trust.*the title/);
     expect(fs.readFileSync(path.join(s.dir, 'state', 'log', 'belltower.log'), 'utf8')).toMatch(/chose not to trust/);
-  }, 90_000);
+  }, 180_000);
 });

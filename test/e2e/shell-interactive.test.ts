@@ -36,23 +36,23 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
       const env: Record<string, string> = { ...(process.env as Record<string, string>), HOME: home, CI: '', LESS: '', XDG_CONFIG_HOME: join(home, '.config') };
       const run = new HeadlessAgent({ spec: shell, env, cwd, dir, session: `interactive-${shell}-${process.pid}`, flags: ['--timing', 'longCommandMs=2000'] });
       runs.push(run);
-      await run.until('the prompt', () => run.verdicts.at(-1)?.to === 'idle', 30_000);
+      await run.until('the prompt', () => run.verdicts.at(-1)?.to === 'idle', 60_000);
 
       // A question right away: blocked, waiting for input.
       let mark = run.verdicts.length;
       await run.submit('read x');
-      await run.until('blocked on input', () => run.verdicts.slice(mark).some((v) => v.to === 'blocked' && v.kind === 'input'), 20_000);
+      await run.until('blocked on input', () => run.verdicts.slice(mark).some((v) => v.to === 'blocked' && v.kind === 'input'), 60_000);
       await new Promise((resolve) => setTimeout(resolve, 2_500)); // longer than longCommandMs
       await run.submit('an answer');
-      await run.until('back at the prompt', () => run.verdicts.slice(mark).some((v) => v.to === 'idle' && v.source === 'shell'), 20_000);
+      await run.until('back at the prompt', () => run.verdicts.slice(mark).some((v) => v.to === 'idle' && v.source === 'shell'), 60_000);
       expect(run.verdicts.slice(mark).map((v) => v.to), run.describe(mark)).not.toContain('done');
 
       // A question after the command ran alone past longCommandMs: blocked (it rings: the user may have gone).
       mark = run.verdicts.length;
       await run.submit('sleep 3; read y');
-      await run.until('blocked on input after the sleep', () => run.verdicts.slice(mark).some((v) => v.to === 'blocked' && v.kind === 'input'), 30_000);
+      await run.until('blocked on input after the sleep', () => run.verdicts.slice(mark).some((v) => v.to === 'blocked' && v.kind === 'input'), 60_000);
       await run.submit('yes');
-      await run.until('back at the prompt', () => run.verdicts.slice(mark).some((v) => v.to === 'idle' && v.source === 'shell'), 20_000);
+      await run.until('back at the prompt', () => run.verdicts.slice(mark).some((v) => v.to === 'idle' && v.source === 'shell'), 60_000);
       expect(run.verdicts.slice(mark).map((v) => v.to), run.describe(mark)).not.toContain('done');
 
       // A full-screen program left open past longCommandMs, then quit: working throughout, idle after.
@@ -60,13 +60,18 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
       writeFileSync(join(cwd, 'notes.txt'), 'a line\n');
       const vim = installed('vim');
       await run.submit(vim ? 'vim -u NONE -N notes.txt' : 'less notes.txt');
-      await new Promise((resolve) => setTimeout(resolve, 3_500));
-      if (vim) await run.submit(':q');
-      else await run.type('q');
-      await run.until('back at the prompt', () => run.verdicts.slice(mark).some((v) => v.to === 'idle' && v.source === 'shell'), 20_000);
+      const working = await run.until('the command working', () => run.verdicts.slice(mark).find((v) => v.to === 'working'));
+      // It takes keys once its screen is drawn (vim's `~` rows, less's `(END)`); it is left open past
+      // longCommandMs on the tile's clock (which said working before the test read it), then quit,
+      // again only while its screen is still up and the tile has not said it is back at the prompt.
+      const open = (screen: string): boolean => (vim ? /^~\s*$/m.test(screen) : screen.includes('(END)'));
+      await run.untilScreen(vim ? "vim's screen" : "less's screen", open);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, working.readAt + 2_500 - Date.now()))); // longer than longCommandMs
+      const back = () => run.verdicts.slice(mark).some((v) => v.to === 'idle' && v.source === 'shell');
+      await run.pressUntil('back at the prompt', () => (vim ? run.submit(':q') : run.type('q')), back, async () => !back() && open(await run.screenText()), { tries: 3, everyMs: 10_000 });
       const states = run.verdicts.slice(mark).map((v) => v.to);
       expect(states, run.describe(mark)).not.toContain('done');
       expect(states, run.describe(mark)).not.toContain('blocked');
-    }, 120_000);
+    }, 240_000);
   });
 }

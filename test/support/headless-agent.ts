@@ -165,7 +165,7 @@ export class HeadlessAgent {
 
   /** Tile 1's pending request once its dialog is drawn (a moment after it says blocked), read with
    * `ls --json` as a script would. */
-  async pendingRequest(timeoutMs = 15_000): Promise<NonNullable<TileInfo['request']>> {
+  async pendingRequest(timeoutMs = 60_000): Promise<NonNullable<TileInfo['request']>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const [tile] = JSON.parse((await this.cli('ls', '--json')).stdout) as TileInfo[];
@@ -175,8 +175,15 @@ export class HeadlessAgent {
     }
   }
 
+  /** Tile 1 as `ls --json` shows it now (undefined once belltower has gone). */
+  async tile(): Promise<TileInfo | undefined> {
+    const listed = await this.cli('ls', '--json');
+    if (listed.code !== 0) return undefined;
+    return (JSON.parse(listed.stdout || '[]') as TileInfo[])[0];
+  }
+
   /** `belltower wait 1 --for STATE --timeout T`; throws with the verdict stream when it fails. */
-  async wait(state: WaitState, timeout = '30s'): Promise<CliResult> {
+  async wait(state: WaitState, timeout = '60s'): Promise<CliResult> {
     const result = await this.cli('wait', '1', '--for', state, '--timeout', timeout);
     if (result.code !== 0) {
       throw new Error(`belltower wait --for ${state} exited ${result.code}: ${result.stderr.trim()}\nverdicts:\n${this.describe()}\nstderr:\n${this.stderrText}`);
@@ -184,8 +191,9 @@ export class HeadlessAgent {
     return result;
   }
 
-  /** Resolves when `probe` holds; fails after `timeoutMs` with the verdict stream so far. */
-  async until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  /** Resolves when `probe` holds; fails after `timeoutMs` with the verdict stream so far. A deadline
+   * only costs time when the test fails: a loaded machine may take many times a quiet one's. */
+  async until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = probe();
@@ -195,13 +203,62 @@ export class HeadlessAgent {
     }
   }
 
+  /**
+   * A key the program may miss (pressed before it can take it, or lost under load): `press` it,
+   * wait up to `everyMs` for `took`, and press again only while `stillWaiting` says it did not take
+   * (the tile still blocked, still working), `tries` presses at most; then `took` has until
+   * `timeoutMs`. Returns how many presses it took.
+   */
+  async pressUntil(
+    what: string,
+    press: () => Promise<void>,
+    took: () => boolean,
+    stillWaiting: () => boolean | Promise<boolean>,
+    { tries = 5, everyMs = 5_000, timeoutMs = 60_000 }: { tries?: number; everyMs?: number; timeoutMs?: number } = {},
+  ): Promise<number> {
+    for (let presses = 1; ; presses++) {
+      await press();
+      const last = presses >= tries;
+      try {
+        await this.until(what, () => took(), last ? timeoutMs : everyMs);
+        return presses;
+      } catch (error) {
+        if (last) throw await this.withScreen(error, presses);
+      }
+      if (!(await stillWaiting())) {
+        await this.until(what, () => took(), timeoutMs).catch(async (error: unknown) => {
+          throw await this.withScreen(error, presses);
+        });
+        return presses;
+      }
+    }
+  }
+
+  /** The tile's screen (as its recorded output draws it) once `pred` holds; fails after `timeoutMs`
+   * with the verdict stream and the screen last seen. */
+  async untilScreen(what: string, pred: (screen: string) => boolean, timeoutMs = 60_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = await this.screenText();
+      if (pred(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} on the screen\nverdicts:\n${this.describe()}\nscreen:\n${screen}`);
+      await sleep(200);
+    }
+  }
+
+  /** A failure's error with how often the key was pressed and the tile's screen added. */
+  private async withScreen(error: unknown, presses: number): Promise<Error> {
+    const message = error instanceof Error ? error.message : String(error);
+    return new Error(`${message}\n(pressed ${presses} time${presses === 1 ? '' : 's'})\nscreen:\n${await this.screenText()}`);
+  }
+
   /** Resolves when the recording has a line matching `pred` (polls the file). */
-  untilRecorded(what: string, pred: (line: RecordingLine) => boolean, timeoutMs = 15_000): Promise<RecordingLine> {
+  untilRecorded(what: string, pred: (line: RecordingLine) => boolean, timeoutMs = 60_000): Promise<RecordingLine> {
     return this.until(`${what} in the recording`, () => this.recording().find(pred), timeoutMs);
   }
 
-  /** Waits for belltower to end (it ends with its only tile); null on timeout. */
-  async ended(timeoutMs = 15_000): Promise<number | null | 'timeout'> {
+  /** Waits for belltower to end (it ends with its only tile); 'timeout' when it has not by then. */
+  async ended(timeoutMs = 60_000): Promise<number | null | 'timeout'> {
     return Promise.race([this.exited, sleep(timeoutMs).then(() => 'timeout' as const)]);
   }
 
@@ -382,7 +439,8 @@ export class AgentSessions<Api extends { close(): Promise<void> }, Home extends 
    */
   async quitAndCheck(s: AgentSession<Api, Home>, scenario: string, beforeSave?: () => void): Promise<RecordingLine[]> {
     await s.run.submit('/quit');
-    expect(await s.run.ended(15_000)).toBe(0);
+    const code = await s.run.ended(60_000);
+    expect(code, code === 'timeout' ? `still running after /quit:\n${s.run.describe()}\nscreen:\n${await s.run.screenText()}` : undefined).toBe(0);
     expect(s.run.verdicts.at(-1), s.run.describe()).toMatchObject({ to: 'exited', source: 'process', reason: 'exited with code 0' });
     const file = s.run.recordingPath();
     const replay = await replayCheck(file);

@@ -30,3 +30,23 @@ export function echoed(input: string | undefined, sent: string): boolean {
   const expected = sent.trim();
   return expected === '' || (input !== undefined && input.endsWith(expected));
 }
+
+/** How many rows under the box's row a command menu may start (the box's border, a hint line). */
+const MENU_SEARCH_ROWS = 4;
+
+/**
+ * Enter on a command menu runs its highlighted (first) entry, not what the box holds: Gemini 0.61
+ * under load still drew the menu of `/` while its box held `/quit`, and Enter ran `/clear`. So a
+ * slash command is submitted once the menu under the box, when one is drawn, starts with that
+ * command. `rows` is the screen, `cursorY` the box's row; a menu row is a command's name (with or
+ * without its `/`), two spaces or more, and its description.
+ */
+export function menuAgrees(rows: readonly string[], cursorY: number, sent: string): boolean {
+  const command = /^\/([^\s/]+)/.exec(sent.trim())?.[1];
+  if (command === undefined) return true;
+  for (const row of rows.slice(cursorY + 1, cursorY + 1 + MENU_SEARCH_ROWS)) {
+    const entry = /^[\s│┃║|]*\/?([\p{L}][\p{L}\p{N}_:.-]*)\s{2,}\S/u.exec(row);
+    if (entry) return entry[1] === command;
+  }
+  return true;
+}

@@ -7,10 +7,14 @@
  */
 import type { Evidence } from '../record/format.js';
 import type { Session } from '../session/session.js';
-import { echoed, isSlashCommand, promptInput } from './prompt-box.js';
+import { echoed, isSlashCommand, menuAgrees, promptInput } from './prompt-box.js';
 
 /** How long a submit waits for the box to show what was typed before pressing Enter anyway. */
 const ECHO_WAIT_MS = 1_000;
+/** How long a slash command shown in the box waits for the menu under it to offer it first. */
+const MENU_WAIT_MS = 3_000;
+/** How long after a pasted line shows in the box its Enter waits. */
+const PASTE_SETTLE_MS = 100;
 
 export interface TileInputOptions {
   session: Session;
@@ -47,15 +51,24 @@ export class TileInput {
   send(text: string, enter: boolean): void {
     const { session, exited, now, pasteLines } = this.options;
     if (exited()) return;
-    if (text.length > 0) session.write(pasteLines && session.screen.inputModes.bracketedPaste && isLineOfText(text) ? asPaste(text) : text);
+    const pasted = text.length > 0 && pasteLines && session.screen.inputModes.bracketedPaste && isLineOfText(text);
+    if (text.length > 0) session.write(pasted ? asPaste(text) : text);
     if (!enter) return;
     this.unpressed += 1;
     const started = now();
+    let shownAt: number | undefined;
     const press = (): void => {
       if (exited()) return void (this.unpressed -= 1);
       const input = this.boxInput();
-      // Wait (a little) for the box to show the text: only then does it say what will be sent.
-      if (!echoed(input, text) && now() - started < ECHO_WAIT_MS) return void setTimeout(press, 25);
+      // Wait (a little) for the box to show the text: only then does it say what will be sent; and
+      // for a command menu to offer that command first, as Enter runs the menu's first entry.
+      const shown = echoed(input, text);
+      if (!shown && now() - started < ECHO_WAIT_MS) return void setTimeout(press, 25);
+      if (shown && !this.menuAgrees(input ?? text) && now() - started < MENU_WAIT_MS) return void setTimeout(press, 25);
+      // An Enter soon after a paste is a newline to Gemini 0.61 (its guard: 40 ms after it takes
+      // the paste, by its own clock, which a loaded machine stretches): a pause once it shows it.
+      shownAt ??= now();
+      if (pasted && shown && now() - shownAt < PASTE_SETTLE_MS) return void setTimeout(press, 25);
       session.write('\r');
       this.prompt(isSlashCommand(input, text));
       this.unpressed -= 1;
@@ -82,6 +95,12 @@ export class TileInput {
 
   private prompt(local: boolean): void {
     this.options.ingest(local && this.options.slashCommands ? { type: 'prompt', local: true } : { type: 'prompt' });
+  }
+
+  /** No command menu under the box offers another command first. */
+  private menuAgrees(input: string): boolean {
+    const screen = this.options.session.screen;
+    return menuAgrees(screen.rowTexts(), screen.cursor.y, input);
   }
 
   /** The agent's prompt box as the screen shows it (the cursor's row). */

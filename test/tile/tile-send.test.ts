@@ -71,4 +71,19 @@ describe('a line sent into a tile', () => {
   it('a paste cannot be ended early by the text it carries', () => {
     expect(asPaste('a\x1b[201~b')).toBe('\x1b[200~ab\x1b[201~');
   });
+
+  it('a slash command waits for the menu under the box to offer it first: Enter runs the menu\'s first entry', async () => {
+    current = testSet();
+    const out = join(current.dir, 'got.json');
+    // The box echoes the command with the menu of `/` still under it (as Gemini drew it under load),
+    // and offers the command first 600 ms later; it records whether that came before the Enter.
+    const script = `process.stdin.setRawMode(true);let got='',updated=false;const box='\\x1b[2J\\x1b[H > /quit\\r\\n';process.stdin.on('data',(d)=>{got+=d.toString('latin1');if(got.includes('\\r')){require('fs').writeFileSync(${JSON.stringify(out)},JSON.stringify({got,updated}));return}process.stdout.write(box+' clear    Clear the screen\\r\\n quit     Exit the cli\\x1b[1;9H');setTimeout(()=>{updated=true;process.stdout.write(box+' quit     Exit the cli\\x1b[1;9H')},600)});process.stdout.write('ready\\n');`;
+    const file = join(current.dir, 'menu');
+    writeFileSync(file, `#!${process.execPath}\n${script}\n`, { mode: 0o755 });
+    const tile = await current.set.add({ agent: 'claude', name: 'claude', file, args: [], spec: file });
+    await until('the program ready', () => tile.session.screen.rowTexts().some((row) => row.includes('ready')));
+    tile.send('/quit', true);
+    await until('the Enter read', () => existsSync(out), 10_000);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ got: '/quit\r', updated: true });
+  });
 });

@@ -39,13 +39,13 @@ const MENU_SEARCH_ROWS = 4;
  * under load still drew the menu of `/` while its box held `/quit`, and Enter ran `/clear`. So a
  * slash command is submitted once the menu under the box, when one is drawn, starts with that
  * command. `rows` is the screen, `cursorY` the box's row; a menu row is a command's name (with or
- * without its `/`), two spaces or more, and its description.
+ * without its `/`, after the selection's glyph, if any), two spaces or more, and its description.
  */
 export function menuAgrees(rows: readonly string[], cursorY: number, sent: string): boolean {
   const command = /^\/([^\s/]+)/.exec(sent.trim())?.[1];
   if (command === undefined) return true;
   for (const row of rows.slice(cursorY + 1, cursorY + 1 + MENU_SEARCH_ROWS)) {
-    const entry = /^[\s│┃║|]*\/?([\p{L}][\p{L}\p{N}_:.-]*)\s{2,}\S/u.exec(row);
+    const entry = /^[\s│┃║|]*(?:[›❯>▸▶→]\s*)?\/?([\p{L}][\p{L}\p{N}_:.-]*)\s{2,}\S/u.exec(row);
     if (entry) return entry[1] === command;
   }
   return true;

@@ -72,6 +72,9 @@ describe('the prompt box on the cursor row', () => {
       expect(menuAgrees(geminiStale, 0, 'say something')).toBe(true);
       expect(menuAgrees(geminiStale, 0, '/stats session')).toBe(false);
       expect(menuAgrees(['> /stats session', ' stats   Check session stats'], 0, '/stats session')).toBe(true);
+      // The highlighted entry drawn with a selection glyph (Codex's popup shape).
+      expect(menuAgrees(['› /qu', '› /quit      exit Codex', '  /exit      exit Codex'], 0, '/quit')).toBe(true);
+      expect(menuAgrees(['› /qu', '› /exit      exit Codex'], 0, '/quit')).toBe(false);
     });
   });
 });

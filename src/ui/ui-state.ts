@@ -363,7 +363,7 @@ function gridInput(state: UiState, event: KeyOrPaste, ctx: InputContext): Step {
       const request = tile.shownRequest !== undefined ? { request: tile.shownRequest } : {};
       if (action.message) return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null, deny: request } }, effects: [] };
       if (action.question) return { state: { ...base, overlay: { type: 'reply', tileId: tile.id, text: '', error: null, question: request } }, effects: [] };
-      return { state: base, effects: [{ type: 'answer', tileId: tile.id, answer: action.answer, ...request }] };
+      return { state: answeredFrom(base, [tile.id]), effects: [{ type: 'answer', tileId: tile.id, answer: action.answer, ...request }] };
     }
     case 'peek': {
       const tile = ctx.tiles[base.selected];
@@ -452,19 +452,20 @@ function replyInput(state: UiState, reply: Extract<Overlay, { type: 'reply' }>, 
   for (const key of keys) {
     if (key === 'escape') return { state: { ...state, overlay: null }, effects: [] };
     if (reply.question && text === '' && /^[1-9]$/.test(key)) {
-      return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: key as AnswerChoice, ...reply.question }] };
+      return { state: answeredFrom({ ...state, overlay: null }, [reply.tileId]), effects: [{ type: 'answer', tileId: reply.tileId, answer: key as AnswerChoice, ...reply.question }] };
     }
     if (key === 'enter') {
       if (text.trim() === '') return { state: { ...state, overlay: { ...reply, text, error: 'type something to send, or Esc' } }, effects: [] };
       if (reply.marked) {
         const running = reply.marked.filter((id) => ctx.tiles.some((t) => t.id === id && t.state !== 'exited'));
         if (running.length === 0) return { state: noted({ ...state, overlay: null }, 'the marked tiles are gone: nothing sent', ctx.now), effects: [] };
-        return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileIds: running, text }] };
+        return { state: answeredFrom({ ...state, overlay: null }, running), effects: [{ type: 'send', tileIds: running, text }] };
       }
       if (!ctx.tiles.some((t) => t.id === reply.tileId && t.state !== 'exited')) return { state: noted({ ...state, overlay: null }, `tile ${reply.tileId} is gone: nothing sent`, ctx.now), effects: [] };
-      if (reply.question) return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'text', ...reply.question, message: text }] };
-      if (reply.deny) return { state: { ...state, overlay: null }, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'deny', ...reply.deny, message: text }] };
-      return { state: { ...state, overlay: null }, effects: [{ type: 'send', tileIds: [reply.tileId], text }] };
+      const sent = answeredFrom({ ...state, overlay: null }, [reply.tileId]);
+      if (reply.question) return { state: sent, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'text', ...reply.question, message: text }] };
+      if (reply.deny) return { state: sent, effects: [{ type: 'answer', tileId: reply.tileId, answer: 'deny', ...reply.deny, message: text }] };
+      return { state: sent, effects: [{ type: 'send', tileIds: [reply.tileId], text }] };
     }
     text = editText(text, key) ?? text;
   }
@@ -597,6 +598,14 @@ function nextThatNeedsYou(state: UiState, ctx: InputContext): Step {
 /** The user looks at the tile closely: nothing of it is unseen any more. */
 function lookAt(state: UiState, tile: TileSummary): UiState {
   const attention = looked(state.attention, tile.id);
+  return attention === state.attention ? state : { ...state, attention };
+}
+
+/** The user answered tiles or typed a line into them from the grid: they read what those tiles
+ * asked, so nothing of them is unseen, and their next ring (the turn's end) is news again rather
+ * than inside the last ring's quiet period. */
+function answeredFrom(state: UiState, ids: readonly number[]): UiState {
+  const attention = ids.reduce((sofar, id) => looked(sofar, id), state.attention);
   return attention === state.attention ? state : { ...state, attention };
 }
 

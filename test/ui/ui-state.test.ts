@@ -260,3 +260,34 @@ describe('the review (D)', () => {
     expect(run(searched.state, [{ type: 'key', name: 'escape', raw: '\x1b' }], context).state.overlay).toBeNull();
   });
 });
+
+describe('answering from the grid is looking at the tile', () => {
+  // The tile rang blocked a moment ago: its done a few seconds later must ring again, not fall in
+  // the blocked ring's quiet period, when the user answered it (or typed a line into it) from the grid.
+  const rang = (state: UiState, id: number): UiState => ({ ...state, attention: { ...state.attention, unseen: [id], lastRing: { [id]: 9_000 } } });
+
+  it.each([
+    ['y (allow)', 'y'],
+    ['N (deny)', 'N'],
+  ])('%s: nothing of the tile is unseen, and its last ring is forgotten', (_name, key) => {
+    const context = ctx(tiles('blocked', 'working'));
+    const after = type(rang(INITIAL_UI, 1), key, context);
+    expect(after.effects).toContainEqual(expect.objectContaining({ type: 'answer', tileId: 1 }));
+    expect(after.state.attention.unseen).toEqual([]);
+    expect(after.state.attention.lastRing).toEqual({});
+  });
+
+  it('a line typed with i and sent: the same', () => {
+    const context = ctx(tiles('blocked', 'working'));
+    const opened = type(rang(INITIAL_UI, 1), 'i', context);
+    expect(opened.state.attention.lastRing).toEqual({ 1: 9_000 });
+    const sent = type(opened.state, 'go on\r', context);
+    expect(sent.effects).toContainEqual({ type: 'send', tileIds: [1], text: 'go on' });
+    expect(sent.state.attention.lastRing).toEqual({});
+  });
+
+  it('a key on a tile that asks nothing is no answer: it stays unseen', () => {
+    const context = ctx(tiles('done', 'working'));
+    expect(type(rang(INITIAL_UI, 1), 'y', context).state.attention.unseen).toEqual([1]);
+  });
+});

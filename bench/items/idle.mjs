@@ -13,11 +13,18 @@ import { startTmuxGrid } from '../lib/tmux.mjs';
 const IDLE_TILE = `printf '\\033]7501;state=idle\\007'; exec cat`;
 
 /**
+ * Agents at work with quiet screens: tile `i` says it is working 60 ms after the one before it
+ * (as agents given their prompts one after another do), then prints one short line every 2 s.
+ * What belltower adds on top of painting those lines is its headers' ages.
+ */
+export const QUIET_WORKING_TILE = (i) => `printf '\\033]7501;state=idle\\007'; sleep ${(0.5 + i * 0.06).toFixed(2)}; printf '\\033]7501;state=working\\007'; while :; do echo tick; sleep 2; done`;
+
+/**
  * Starts both, lets them settle, and starts the window; `finish()` ends it and measures. Idle
  * processes need no quiet machine: the window can overlap other benchmarks.
  */
-export async function startIdle({ tiles = 16, settle = 20, terminal = { cols: 200, rows: 58 } } = {}) {
-  const specs = Array.from({ length: tiles }, () => IDLE_TILE);
+export async function startIdle({ tiles = 16, settle = 20, terminal = { cols: 200, rows: 58 }, spec = () => IDLE_TILE } = {}) {
+  const specs = Array.from({ length: tiles }, (_, i) => spec(i));
   const grid = startGrid({ specs, cols: terminal.cols, rows: terminal.rows, probe: { timers: true } });
   const tmux = await startTmuxGrid({ commands: specs, cols: terminal.cols, rows: terminal.rows });
   const stop = async () => {
@@ -34,7 +41,7 @@ export async function startIdle({ tiles = 16, settle = 20, terminal = { cols: 20
   }
   const tmuxPids = [tmux.pid, tmux.client.pid];
   const read = () => ({
-    grid: { cpu: cpuSeconds(grid.pid), wakeups: wakeups(grid.pid), bytes: grid.bytes },
+    grid: { cpu: cpuSeconds(grid.pid), wakeups: wakeups(grid.pid), bytes: grid.bytes, frames: grid.frames },
     tmux: { cpu: tmuxPids.reduce((s, p) => s + cpuSeconds(p), 0), wakeups: tmuxPids.reduce((s, p) => s + wakeups(p), 0), bytes: tmux.bytes },
   });
   const before = read();
@@ -52,7 +59,7 @@ export async function startIdle({ tiles = 16, settle = 20, terminal = { cols: 20
         return {
           tiles,
           seconds: elapsed,
-          grid: { cpu: rate('grid', 'cpu'), wakeupsPerSecond: rate('grid', 'wakeups'), bytes: after.grid.bytes - before.grid.bytes, timers: census.timers, gc: census.gc },
+          grid: { cpu: rate('grid', 'cpu'), wakeupsPerSecond: rate('grid', 'wakeups'), framesPerSecond: rate('grid', 'frames'), bytes: after.grid.bytes - before.grid.bytes, timers: census.timers, gc: census.gc },
           tmux: { cpu: rate('tmux', 'cpu'), wakeupsPerSecond: rate('tmux', 'wakeups'), bytes: after.tmux.bytes - before.tmux.bytes },
         };
       } finally {

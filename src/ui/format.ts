@@ -64,3 +64,24 @@ export function nextAgeChange(ms: number): number {
   const unit = s < 600 ? 1000 : 60_000;
   return unit - (ms % unit);
 }
+
+/**
+ * The age a header shows at `now`: ages move on the clock's whole second, all together, as a
+ * status line's clock does. Each tile ticking on the phase of its own state's start repainted the
+ * chrome once per working tile each second (twenty agents started at different moments: twenty
+ * renders a second where one says the same); a shown age lags the exact one by under a second.
+ */
+export function tickedAge(sinceMs: number, now: number): number {
+  return Math.max(0, sinceMs - (now % 1000));
+}
+
+/** Milliseconds from `now` until `age(tickedAge(sinceMs, …))` reads differently: a whole-second
+ * boundary of the clock, the first at which the shown age has crossed its next change. */
+export function nextTickedAgeChange(sinceMs: number, now: number): number {
+  const lag = now % 1000;
+  const shown = tickedAge(sinceMs, now);
+  const changesAt = shown + nextAgeChange(shown);
+  // At the k-th whole second from now the shown age is sinceMs − lag + k·1000.
+  const ticks = Math.max(1, Math.ceil((changesAt - sinceMs + lag) / 1000));
+  return ticks * 1000 - lag;
+}

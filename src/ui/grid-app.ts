@@ -18,7 +18,7 @@ import { changesLabel } from './header.js';
 import type { ColorDepth } from './color-depth.js';
 import { GridView } from './components/grid-view.js';
 import type { GridModel } from './components/grid-view.js';
-import { nextAgeChange, showsAge } from './format.js';
+import { nextTickedAgeChange, showsAge, tickedAge } from './format.js';
 import { FrameWriter } from './frame-writer.js';
 import { flushPending, INITIAL_PARSER, parseInput } from './input-parser.js';
 import type { InputEvent, ParserState } from './input-parser.js';
@@ -690,7 +690,7 @@ export class GridApp {
           state: i.state,
           ...(i.kind ? { kind: i.kind } : {}),
           source: i.source,
-          sinceMs: i.sinceMs,
+          sinceMs: tickedAge(i.sinceMs, now),
           unseen: this.ui.attention.unseen.includes(i.id),
           muted: this.ui.attention.muted.includes(i.id),
           ...(this.ui.marked.includes(i.id) ? { marked: true } : {}),
@@ -717,7 +717,7 @@ export class GridApp {
       const element = createElement(GridView, { model });
       if (!this.chrome) this.chrome = new ChromeRenderer(cols, rows, element);
       chromeLines = this.chrome.render(element, cols, rows);
-      this.scheduleAge(l, infos, note ? (this.ui.note?.until ?? now) - now : null);
+      this.scheduleAge(l, infos, now, note ? (this.ui.note?.until ?? now) - now : null);
     }
 
     const bodies: Body[] = [];
@@ -810,12 +810,12 @@ export class GridApp {
   }
 
   /** Repaint the chrome when a shown age or the status note next changes, and not before. */
-  private scheduleAge(l: Layout, infos: TileInfo[], noteLeftMs: number | null): void {
+  private scheduleAge(l: Layout, infos: TileInfo[], now: number, noteLeftMs: number | null): void {
     if (this.ageTimer) clearTimeout(this.ageTimer);
     this.ageTimer = undefined;
     const shown = l.kind === 'grid' ? l.tiles.map((t) => infos[t.index]).filter((i): i is TileInfo => i !== undefined) : [];
     // Rows show ages too; a hidden tile shows none.
-    const waits = shown.filter((i) => showsAge(i.state)).map((i) => nextAgeChange(i.sinceMs));
+    const waits = shown.filter((i) => showsAge(i.state)).map((i) => nextTickedAgeChange(i.sinceMs, now));
     if (noteLeftMs !== null) waits.push(Math.max(1, noteLeftMs));
     if (waits.length === 0) return;
     this.ageTimer = setTimeout(() => {

@@ -12,6 +12,7 @@ import { useScreenWidths } from './cell-width.js';
 import { clearOnColumnMode } from './column-mode.js';
 import { PspQueryScanner } from './psp-query-scanner.js';
 import { readStyledRow, type ReadOptions } from './row-reader.js';
+import { lineWords } from './row-words.js';
 import type { StyledRow } from './styled-row.js';
 
 // Both packages are CommonJS without `exports`: a named import fails in plain Node ESM (it passes
@@ -63,6 +64,9 @@ export interface ScreenOptions {
 export class Screen {
   private readonly term: XtermTerminal;
   private readonly scratch: IBufferCell;
+  /** xterm's buffer namespace, kept: each `term.buffer` checks the proposed-API option first, and
+   * the painter asks for it twice a row, thirty times a second, for every tile. */
+  private readonly buffers: XtermTerminal['buffer'];
   private serializer: InstanceType<typeof SerializeAddon> | undefined;
   private readonly scanner: PspQueryScanner | undefined;
   private readonly oscListeners = new Set<OscListener>();
@@ -92,14 +96,15 @@ export class Screen {
     // Unicode 11, with tmux's rule for emoji joined by a ZWJ (👨‍👩‍👧: one cell of two columns).
     useScreenWidths(this.term);
     clearOnColumnMode(this.term);
-    this.scratch = this.term.buffer.active.getNullCell();
+    this.buffers = this.term.buffer;
+    this.scratch = this.buffers.active.getNullCell();
     this.scanner = options.answerPspQuery === false ? undefined : new PspQueryScanner();
 
     this.term.onData((data) => this.onReply(data));
     this.term.onWriteParsed(() => {
       for (const listener of this.parsedListeners) guard(listener);
     });
-    this.term.buffer.onBufferChange(() => this.changes++);
+    this.buffers.onBufferChange(() => this.changes++);
     // Every line the buffer scrolls by (also once the scrollback is full and the oldest line
     // goes): a reader looking back at old lines keeps its place by it.
     this.term.onScroll(() => this.scrolled++);
@@ -127,7 +132,7 @@ export class Screen {
 
   /** Which buffer is showing: full-screen programs (Claude Code, Codex) use the alternate one. */
   get activeBuffer(): 'normal' | 'alternate' {
-    return this.term.buffer.active.type;
+    return this.buffers.active.type;
   }
 
   /** The window title as last set by OSC 0 or 2. */
@@ -176,7 +181,7 @@ export class Screen {
 
   /** Visible row `y` (0 = top of the viewport) as text, trailing blanks trimmed. */
   rowText(y: number): string {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     return buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
   }
 
@@ -187,8 +192,15 @@ export class Screen {
 
   /** Visible row `y` as styled runs covering the full width. */
   styledRow(y: number, options?: ReadOptions): StyledRow {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     return readStyledRow(buffer.getLine(buffer.viewportY + y), this.term.cols, this.scratch, options);
+  }
+
+  /** Visible row `y`'s cells as xterm's words (row-words.ts): a view into the buffer, valid until
+   * the next parse. */
+  rowWords(y: number): Uint32Array | undefined {
+    const buffer = this.buffers.active;
+    return lineWords(buffer.getLine(buffer.viewportY + y), this.term.cols);
   }
 
   /** The visible rows of the active buffer (the alternate screen when a program switched to it). */
@@ -198,7 +210,7 @@ export class Screen {
 
   /** Lines in the active buffer: the scrollback kept above the viewport, and the viewport. */
   get bufferLength(): number {
-    return this.term.buffer.active.length;
+    return this.buffers.active.length;
   }
 
   /** How many times the buffer scrolled up by a line since the screen began. */
@@ -208,28 +220,28 @@ export class Screen {
 
   /** Line `index` of the active buffer (0 = the oldest kept) as styled runs. */
   styledLine(index: number, options?: ReadOptions): StyledRow {
-    return readStyledRow(this.term.buffer.active.getLine(index), this.term.cols, this.scratch, options);
+    return readStyledRow(this.buffers.active.getLine(index), this.term.cols, this.scratch, options);
   }
 
   /** Line `index` of the active buffer as text, trailing blanks trimmed. */
   lineText(index: number): string {
-    return this.term.buffer.active.getLine(index)?.translateToString(true) ?? '';
+    return this.buffers.active.getLine(index)?.translateToString(true) ?? '';
   }
 
   /** Whether line `index` continues the line above it (the program's line was wider than the
    * screen: a soft wrap, not a newline). */
   isWrapped(index: number): boolean {
-    return this.term.buffer.active.getLine(index)?.isWrapped ?? false;
+    return this.buffers.active.getLine(index)?.isWrapped ?? false;
   }
 
   /** Lines of the normal buffer that scrolled off the top and are kept (≤ the scrollback). */
   get scrollbackLength(): number {
-    return this.term.buffer.normal.baseY;
+    return this.buffers.normal.baseY;
   }
 
   /** The cursor within the viewport. */
   get cursor(): { x: number; y: number } {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     return { x: buffer.cursorX, y: buffer.cursorY };
   }
 

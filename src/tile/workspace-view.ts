@@ -23,6 +23,9 @@ export interface TileScreenView {
   readonly bufferLength: number;
   readonly scrolledLines: number;
   styledRow(y: number, options?: ReadOptions): StyledRow;
+  /** Row `y` as the screen's own words: the painter reads again only rows whose words changed
+   * (session/row-words.ts). */
+  rowWords?(y: number): Uint32Array | undefined;
   /** Line `index` of the active buffer (0 = the oldest kept). */
   styledLine(index: number, options?: ReadOptions): StyledRow;
   lineText(index: number): string;

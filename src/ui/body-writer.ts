@@ -12,6 +12,7 @@ import type { StyledRow, StyledRun } from '../session/styled-row.js';
 import type { ColorDepth } from './color-depth.js';
 import type { Rect } from './layout.js';
 import { blankRow, encodeRow } from './row-encoder.js';
+import { keptWords, sameWords } from '../session/row-words.js';
 
 /** What the writer needs of a tile's screen (Screen implements it). */
 export interface PaintableScreen {
@@ -20,6 +21,9 @@ export interface PaintableScreen {
   /** Moves whenever a row may have changed: an unchanged number means nothing to read. */
   readonly generation: number;
   styledRow(y: number, options?: ReadOptions): StyledRow;
+  /** Row `y` as the screen's own words (session/row-words.ts): a row whose words equal those
+   * kept from its last paint is not read again. */
+  rowWords?(y: number): Uint32Array | undefined;
 }
 
 export interface Body {
@@ -46,6 +50,8 @@ interface Cached {
   generation: number;
   /** The encoded row last written at each body row; undefined when it must be written again. */
   rows: (string | undefined)[];
+  /** A copy of the screen's words for each row last encoded, where they say everything of it. */
+  words: (Uint32Array | undefined)[];
 }
 
 const READ: ReadOptions = { isolateClusters: true };
@@ -76,7 +82,7 @@ export class BodyWriter {
   private paintBody({ key, rect, screen }: Body, forced: PaintRequest['forcedLines'], occluded: readonly Rect[]): string {
     let cached = this.cache.get(key);
     if (!cached || !sameRect(cached.rect, rect) || cached.screen !== screen) {
-      cached = { rect, screen, generation: -1, rows: new Array<string | undefined>(rect.height).fill(undefined) };
+      cached = { rect, screen, generation: -1, rows: new Array<string | undefined>(rect.height).fill(undefined), words: [] };
       this.cache.set(key, cached);
     }
     const generation = screen.generation;
@@ -98,6 +104,10 @@ export class BodyWriter {
       }
       const isForced = forced === 'all' || (forced?.has(line) ?? false);
       if (!screenMoved && !isForced && cached.rows[y] !== undefined) continue;
+      const words = y < screen.rows ? screen.rowWords?.(y) : undefined;
+      const before = cached.words[y];
+      if (!isForced && cached.rows[y] !== undefined && words && before && sameWords(words, before)) continue;
+      cached.words[y] = keptWords(words);
       const encoded = this.encode(screen, y, rect);
       if (!isForced && encoded === cached.rows[y]) continue;
       cached.rows[y] = encoded;

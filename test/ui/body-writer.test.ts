@@ -83,6 +83,38 @@ const COLOURFUL = [
 ].join('\r\n');
 
 describe('BodyWriter', () => {
+  it('reads again only the rows whose cells changed when a program redraws its whole frame, and still paints every change', async () => {
+    const screen = owned.screen({ cols: 30, rows: 4 });
+    // Ink's way: every line erased and written again, one of them different.
+    const frame = (count: number, accent: string) => '\x1b[H' + ['\x1b[1mheader\x1b[0m', `count ${count}`, `accent cafe${accent} x`, '\x1b[34mfooter\x1b[0m'].map((l) => `\x1b[2K${l}`).join('\r\n');
+    await feed(screen, frame(1, '\u0301'));
+    const reads: number[] = [];
+    const counted = {
+      get cols() { return screen.cols; },
+      get rows() { return screen.rows; },
+      get generation() { return screen.generation; },
+      styledRow: (y: number, options?: Parameters<typeof screen.styledRow>[1]) => (reads.push(y), screen.styledRow(y, options)),
+      rowWords: (y: number) => screen.rowWords(y),
+    };
+    const rect: Rect = { x: 0, y: 0, width: 30, height: 4 };
+    const user = userTerminal(30, 4);
+    const writer = new BodyWriter('truecolor');
+    await write(user, writer.paint({ bodies: [{ key: 1, rect, screen: counted }] }));
+    expect(reads).toEqual([0, 1, 2, 3]);
+
+    reads.length = 0;
+    await feed(screen, frame(2, '\u0301'));
+    await write(user, writer.paint({ bodies: [{ key: 1, rect, screen: counted }] }));
+    // Row 2 holds a cluster (e and a combining accent), which xterm keeps outside the words: read.
+    expect(reads).toEqual([1, 2]);
+    expect(cells(user, 0, 0, 30, 4)).toEqual(await drawnBy(frame(2, '\u0301'), 30, 4));
+
+    // Only the combining accent changes: the words would say nothing, and the row is repainted.
+    await feed(screen, frame(2, '\u0300'));
+    await write(user, writer.paint({ bodies: [{ key: 1, rect, screen: counted }] }));
+    expect(user.buffer.active.getLine(2)!.translateToString(true).trimEnd()).toBe('accent cafe\u0300 x');
+  });
+
   it('paints a screen cell for cell into its rectangle: text, colours, attributes, wide glyphs', async () => {
     const screen = owned.screen({ cols: 40, rows: 6 });
     await feed(screen, COLOURFUL);

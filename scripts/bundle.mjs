@@ -52,8 +52,13 @@ await build({
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',
   external: ['node-pty', '*.node'],
-  // Ink loads React's devtools only with DEV=true; the bundle has none to offer.
-  alias: { 'react-devtools-core': join(repo, 'scripts', 'no-react-devtools.mjs') },
+  alias: {
+    // Ink loads React's devtools only with DEV=true; the bundle has none to offer.
+    'react-devtools-core': join(repo, 'scripts', 'no-react-devtools.mjs'),
+    // Ink measures every text node of every render with widest-line: the same widths, remembered
+    // (src/ui/ink-widest-line.ts).
+    'widest-line': join(repo, 'dist', 'ui', 'ink-widest-line.js'),
+  },
   // CommonJS packages in an ES module bundle call require() for Node's built-ins.
   banner: { js: "import { createRequire as __belltowerRequire } from 'node:module'; const require = __belltowerRequire(import.meta.url);" },
   logLevel: 'warning',

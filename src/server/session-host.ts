@@ -160,6 +160,8 @@ export async function hostSession(options: HostOptions): Promise<number> {
   let ringCommand: RingCommand | null = null;
   /** The chrome's row cache at work (rows built and reused), for the log at the end. */
   let rowCacheStats: (() => object) | null = null;
+  /** Texts the chrome measured, and Ink's widest-line asks, for the same line. */
+  let widthStats: (() => object) | null = null;
   let finishing = false;
   const settings = new Map<number, TileSettings>();
   const extras = new Map<number, TileExtras>();
@@ -316,10 +318,11 @@ export async function hostSession(options: HostOptions): Promise<number> {
     }
     saver?.changed();
     if (!finishing) {
-      const { GridApp, chromeStylesOn, inkRowCacheOn, inkRowCacheStats } = await loadingApp;
+      const { GridApp, chromeStylesOn, inkRowCacheOn, inkRowCacheStats, widthCounts } = await loadingApp;
       if (serving) chromeStylesOn();
       log('info', 'grid loaded', { inkRowCache: inkRowCacheOn });
       rowCacheStats = inkRowCacheStats;
+      widthStats = widthCounts;
       const makeApp = (port: TerminalPort, env: NodeJS.ProcessEnv, onDetach?: () => void, own: ClientOptions = {}) => {
         // A client's own --bell, --notify and --escape-key, over the session's (checked again here:
         // a client of another build may send what this one does not know).
@@ -398,7 +401,7 @@ export async function hostSession(options: HostOptions): Promise<number> {
     if (timer) clearTimeout(timer);
     restoreScreen();
     // Before the clients are let go: what they were drawn with is in the log once they have ended.
-    if (app || clients) log('info', 'ui painted', { ...(app ? app.stats : {}), ...(rowCacheStats ? { inkRows: rowCacheStats() } : {}) });
+    if (app || clients) log('info', 'ui painted', { ...(app ? app.stats : {}), ...(rowCacheStats ? { inkRows: rowCacheStats() } : {}), ...(widthStats ? { widths: widthStats() } : {}) });
     ringCommand?.close();
     await tiles.stop();
     await control.close();

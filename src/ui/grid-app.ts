@@ -55,6 +55,7 @@ const PREVIEW_KEY = -1_000_000_000;
 
 export { chromeStylesOn, inkRowCacheOn } from './chrome-renderer.js';
 export { inkRowCacheStats } from './ink-row-cache.js';
+export { widthCounts } from './display-width.js';
 
 export interface TerminalPort {
   readonly cols: number;

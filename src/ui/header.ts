@@ -3,7 +3,7 @@
  * segments with styles that add up to exactly the tile's width, dropping detail (age, then source,
  * then the state's words) before the name is cut.
  */
-import stringWidth from 'string-width';
+import { displayWidth } from './display-width.js';
 import { printable } from '../platform/printable.js';
 import type { TileStateName } from '../verdict/state.js';
 import { age, provenance, showsAge, stateWords, STATE_LOOK } from './format.js';
@@ -147,30 +147,7 @@ export function segmentsWidth(segments: readonly Segment[]): number {
   return segments.reduce((n, s) => n + displayWidth(s.text), 0);
 }
 
-/**
- * Columns `text` takes on the user's terminal, as the chrome counts them: a CJK letter is two,
- * a combining mark none. The one measure of the chrome is string-width, because it is Ink's own
- * (Ink lays the chrome out with it: any other count and Ink cuts or wraps the line). It agrees
- * with the tiles' screens (xterm's Unicode 11 table, session/cell-width.ts) and with tmux on
- * every letter and digit a tile name may hold, CJK, kana and Hangul syllables included; on emoji
- * with a variation selector or a skin tone terminals disagree among themselves whatever one counts.
- */
-export function displayWidth(text: string): number {
-  if (NARROW.test(text)) return text.length;
-  let width = widths.get(text);
-  if (width === undefined) {
-    width = stringWidth(text);
-    if (widths.size >= 4096) widths.clear();
-    widths.set(text, width);
-  }
-  return width;
-}
-
-// string-width costs 10–100 µs a string (it segments and tests emoji patterns), and headers are
-// measured many times a frame: text of one-column characters that join nothing (ASCII, the
-// chrome's own frame lines, dots and state glyphs) is counted directly, the rest remembered.
-const NARROW = /^[\x20-\x7e\u00b7\u2026\u2191\u2500-\u257f\u25a0\u25b8\u25c6\u25cb\u25cf\u2713\u2717]*$/;
-const widths = new Map<string, number>();
+export { displayWidth } from './display-width.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -24,6 +24,10 @@ export const INK_VERSION = '6.8.0';
  * rows, and a remembered row (its key and its text) is about 2 KB. */
 export const MAX_ROWS = 1024;
 
+/** Characters of text a row builder may have tokenized into the caches its rows share before
+ * they start again: Ink keeps an object per character (about 80 bytes), so at most ~5 MB. */
+export const MAX_SHARED_CHARS = 65_536;
+
 type Transformer = (line: string, index: number) => string;
 
 type Operation =
@@ -31,11 +35,20 @@ type Operation =
   | { type: 'clip'; clip: unknown }
   | { type: 'unclip' };
 
+/** Ink's per-Output memory of what it measured and tokenized (output.js, `OutputCaches`): maps
+ * keyed by text. */
+interface InkOutputCaches {
+  widths: Map<string, number>;
+  blockWidths: Map<string, number>;
+  styledChars: Map<string, unknown[]>;
+}
+
 /** The parts of Ink's Output class this module uses. */
 interface InkOutput {
   width: number;
   height: number;
   operations: Operation[];
+  caches: InkOutputCaches;
   write(x: number, y: number, text: string, options: { transformers: Transformer[] }): void;
   get(): { output: string; height: number };
 }
@@ -46,13 +59,20 @@ export interface RowCacheStats {
   rowsBuilt: number;
   rowsReused: number;
   framesDelegated: number;
+  /** Times the row builders' shared caches started again (MAX_SHARED_CHARS). */
+  sharedCachesEmptied: number;
   /** Rows remembered now (at most MAX_ROWS). */
   rowsHeld: number;
+  /** Lines of text whose characters the shared caches hold now. */
+  linesTokenized: number;
 }
 
-const stats: Omit<RowCacheStats, 'rowsHeld'> = { rowsBuilt: 0, rowsReused: 0, framesDelegated: 0 };
+const stats: Omit<RowCacheStats, 'rowsHeld' | 'linesTokenized'> = { rowsBuilt: 0, rowsReused: 0, framesDelegated: 0, sharedCachesEmptied: 0 };
 /** Row key → row text, in least-recently-used order (a Map iterates in insertion order). */
 const rows = new Map<string, string>();
+/** The caches the one-row Outputs share (Ink's own class, taken from an Output), and how many
+ * characters have been written through them since they were last emptied. */
+let shared: { caches: InkOutputCaches; chars: number } | null = null;
 let installed: { Output: OutputClass; original: InkOutput['get'] } | null = null;
 
 /** Ink's installed version and its Output class, loaded from the module Ink itself renders with:
@@ -94,7 +114,7 @@ export function uninstallInkRowCache(): void {
 
 /** Counters since the process started (benchmarks and tests). */
 export function inkRowCacheStats(): Readonly<RowCacheStats> {
-  return { ...stats, rowsHeld: rows.size };
+  return { ...stats, rowsHeld: rows.size, linesTokenized: shared?.caches.styledChars.size ?? 0 };
 }
 
 /** Ink's own `get`, whether or not the cache is installed (tests compare against it). */
@@ -159,11 +179,23 @@ function rowCachedGet(output: InkOutput, Output: OutputClass, original: InkOutpu
   return { output: out.join('\n'), height };
 }
 
-/** One row, by Ink's own `get`, from pieces already transformed. Its caches die with it: kept
- * across frames, Ink's token cache holds an object per character of every line it ever saw. */
+/**
+ * One row, by Ink's own `get`, from pieces already transformed. The rows share Ink's caches: a
+ * row that is new because one piece changed (a header's age) tokenizes and measures only that
+ * piece; the others are known from earlier rows. Kept without a bound, Ink's token cache would
+ * hold an object per character of every line it ever saw: it starts again past MAX_SHARED_CHARS.
+ */
 function buildRow(width: number, onRow: [number, string][], Output: OutputClass, original: InkOutput['get']): string {
   const one = new Output({ width, height: 1 });
-  for (const [x, line] of onRow) one.write(x, 0, line, { transformers: [] });
+  if (shared === null || shared.chars > MAX_SHARED_CHARS) {
+    stats.sharedCachesEmptied += shared === null ? 0 : 1;
+    shared = { caches: one.caches, chars: 0 };
+  }
+  one.caches = shared.caches;
+  for (const [x, line] of onRow) {
+    one.write(x, 0, line, { transformers: [] });
+    shared.chars += line.length;
+  }
   return original.call(one).output;
 }
 

@@ -164,6 +164,19 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     expect(painted.data?.inkRows?.rowsReused).toBeGreaterThan(0);
   }, 60_000);
 
+  it('the bundle\'s Ink measures its texts with the remembered widest-line', async () => {
+    const { tmux, dir } = start([simSpec('a', 'work:600')], { cols: 100, rows: 30 });
+    await tmux.waitFor('its age ticking', (s) => /working · [^·]+ · [2-9]s/.test(s), 30_000);
+    await quitCleanly(tmux, dir);
+    const log = readFileSync(join(dir, 'state', 'log', 'belltower.log'), 'utf8');
+    const painted = JSON.parse(log.split('\n').find((line) => line.includes('"ui painted"')) ?? '{}') as { data?: { widths?: { widestLines: number; measured: number } } };
+    // Only Ink calls widestLine: with the package's own copy bundled instead, no call reaches it.
+    // Each render asks for every text node; string-width measures only texts not seen before.
+    const widths = painted.data?.widths;
+    expect(widths?.widestLines).toBeGreaterThan(0);
+    expect(widths!.measured).toBeLessThan(widths!.widestLines);
+  }, 60_000);
+
   it('restores the terminal after a crash, and says in one line where the details are', async () => {
     const dir0 = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-crash-')));
     const crash = join(dir0, 'crash.mjs');

@@ -14,7 +14,7 @@ import { DEFAULT_ESCAPE_KEY } from '../../src/ui/keymap.js';
 import { layout } from '../../src/ui/layout.js';
 import { overlayContent, overlayRect } from '../../src/ui/overlay.js';
 import { INITIAL_UI } from '../../src/ui/ui-state.js';
-import { INK_VERSION, MAX_ROWS, inkOriginalGet, inkRowCacheStats, installInkRowCache, uninstallInkRowCache } from '../../src/ui/ink-row-cache.js';
+import { INK_VERSION, MAX_ROWS, MAX_SHARED_CHARS, inkOriginalGet, inkRowCacheStats, installInkRowCache, uninstallInkRowCache } from '../../src/ui/ink-row-cache.js';
 
 // chalk decides on colours when it loads: force them, then load Ink and the chrome.
 let ChromeRenderer: typeof import('../../src/ui/chrome-renderer.js').ChromeRenderer;
@@ -96,6 +96,28 @@ describe('the row-cached Output.get', () => {
     const before = inkRowCacheStats();
     frameOf(20, 1, kept).get();
     expect(inkRowCacheStats().rowsBuilt).toBe(before.rowsBuilt);
+  });
+
+  it('tokenizes only the piece of a row that is new, and forgets past a bound', async () => {
+    await installInkRowCache();
+    const row = (age: number): Op[] => [
+      { x: 0, y: 0, text: '╭ 1 api ──────', transform: 1 },
+      { x: 14, y: 0, text: `● working · ${age}s`, transform: 2 },
+    ];
+    frameOf(40, 1, row(0)).get();
+    const before = inkRowCacheStats();
+    // A new row (its age moved) whose other piece was seen: one more line tokenized, not two.
+    expect(frameOf(40, 1, row(1)).get()).toEqual(ink.get.call(frameOf(40, 1, row(1))));
+    const after = inkRowCacheStats();
+    expect(after.rowsBuilt).toBe(before.rowsBuilt + 1);
+    expect(after.linesTokenized).toBe(before.linesTokenized + 1);
+    // New rows of new text: the shared caches start again before they hold more than the bound.
+    const emptied = after.sharedCachesEmptied;
+    const text = 'x'.repeat(100);
+    for (let i = 0; i * 100 < MAX_SHARED_CHARS * 2; i++) frameOf(120, 1, [{ x: 0, y: 0, text: `${i} ${text}`, transform: 0 }]).get();
+    expect(inkRowCacheStats().sharedCachesEmptied).toBeGreaterThan(emptied);
+    // What they hold now came from this loop, lines of over 100 characters each.
+    expect(inkRowCacheStats().linesTokenized * 100).toBeLessThanOrEqual(MAX_SHARED_CHARS + 200);
   });
 
   it("leaves frames with clipping to Ink's own", async () => {

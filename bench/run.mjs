@@ -66,8 +66,8 @@ const wants = (item) => !only || only.includes(item);
 const PLAN = smoke
   ? { startupRuns: 1, ingestMB: 2, ingestRuns: 1, idleTiles: 4, idleSettle: 1, idleSeconds: 2, turns: 20, memoryTiles: 2, memoryLines: 20_000, churnFrames: 50, window: 1, typing: 1, settle: 0.5, busy: 'smoke', scale: [1, 9], attachRuns: 1, attachKeys: 1, serverIdle: 2, serverIdleSettle: 1 }
   : quick
-    ? { startupRuns: 2, ingestMB: 16, ingestRuns: 1, idleSeconds: 10, turns: 30, memoryTiles: 4, churnFrames: 200, window: 3, typing: 3, settle: 1.5, scale: [1, 9, 32], attachRuns: 3, attachKeys: 3, serverIdle: 10, serverIdleSettle: 10 }
-    : { startupRuns: 5, ingestMB: 100, ingestRuns: 3, idleSeconds: 60, turns: 200, memoryTiles: 16, churnFrames: 1200, window: 5, typing: 8, settle: 2, scale: [1, 4, 9, 16, 32, 64], attachRuns: 5, attachKeys: 20, serverIdle: 60, serverIdleSettle: 20 };
+    ? { startupRuns: 2, ingestMB: 16, ingestRuns: 1, idleSeconds: 10, turns: 30, memoryTiles: 4, churnFrames: 200, window: 3, typing: 3, settle: 4, scale: [1, 9, 32], attachRuns: 3, attachKeys: 3, serverIdle: 10, serverIdleSettle: 10 }
+    : { startupRuns: 5, ingestMB: 100, ingestRuns: 3, idleSeconds: 60, turns: 200, memoryTiles: 16, churnFrames: 1200, window: 5, typing: 8, settle: 8, scale: [1, 4, 9, 16, 32, 64], attachRuns: 5, attachKeys: 20, serverIdle: 60, serverIdleSettle: 20 };
 /**
  * The longest one item may run before the run gives up on it (the full memory item takes minutes);
  * `--item-deadline <seconds>` for a machine slower still.

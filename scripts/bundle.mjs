@@ -32,6 +32,43 @@ globalThis[Symbol.for('belltower.bundled-ink-output')] = { version: ${JSON.strin
 export { main } from ${JSON.stringify(join(repo, 'dist', 'cli', 'main.js'))};
 `;
 
+/**
+ * Two start-up costs of dependencies, removed where the bundle loads them. Each patch names the
+ * exact text it replaces: a dependency whose text changed fails the build here, never silently.
+ * - yoga-layout's loader fetches its own embedded wasm (a data: URL) with fetch() when fetch exists,
+ *   and fetch's first call loads Node's HTTP client (undici): 30–45 ms before the first frame. Its
+ *   other path already decodes a data: URL itself (`ua`, "is a data URL"); this one now does too.
+ * - string-width compiles its emoji pattern (\p{RGI_Emoji}, ~28 ms) as its module loads, for every
+ *   command; now on its first use, which the chrome's narrow text never reaches.
+ */
+const PATCHES = [
+  {
+    file: join(repo, 'node_modules', 'yoga-layout', 'dist', 'binaries', 'yoga-wasm-base64-esm.js'),
+    from: 'function ya(){return w||"function"!=typeof fetch?',
+    to: 'function ya(){return w||"function"!=typeof fetch||ua(H)?',
+  },
+  {
+    // Ink's and the chrome's copy (wrap-ansi keeps an older one of its own, without the pattern).
+    file: join(repo, 'node_modules', 'string-width', 'index.js'),
+    from: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+    to: 'let rgiEmojiPattern;\nconst rgiEmojiRegex = {test: (text) => (rgiEmojiPattern ??= /^\\p{RGI_Emoji}$/v).test(text)};',
+  },
+];
+const patched = new Set();
+const patchDependencies = {
+  name: 'patch-dependencies',
+  setup(build) {
+    build.onLoad({ filter: /[\\/](yoga-wasm-base64-esm|index)\.js$/ }, (args) => {
+      const patch = PATCHES.find((p) => p.file === args.path);
+      if (!patch) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      if (source.split(patch.from).length !== 2) throw new Error(`bundle: ${args.path} no longer holds, once, the text patched: ${patch.from}`);
+      patched.add(patch);
+      return { contents: source.replace(patch.from, patch.to), loader: 'js' };
+    });
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 // Two entries sharing chunks: the whole command line, and `belltower attach`'s own (the launcher
 // tries it first), which reaches only the attach client, the wire protocol and a few checks.
@@ -62,5 +99,7 @@ await build({
   // CommonJS packages in an ES module bundle call require() for Node's built-ins.
   banner: { js: "import { createRequire as __belltowerRequire } from 'node:module'; const require = __belltowerRequire(import.meta.url);" },
   logLevel: 'warning',
+  plugins: [patchDependencies],
 });
+for (const patch of PATCHES) if (!patched.has(patch)) throw new Error(`bundle: no file matched ${patch.file}: its patch was not applied`);
 rmSync(entryFile, { force: true });

@@ -117,9 +117,14 @@ export async function hostSession(options: HostOptions): Promise<number> {
   // told truecolor when it has it, as a terminal emulator tells its programs.
   const depth = colorDepthFrom(process.env, tmuxClientFeatures(process.env));
   const tileEnv = depth === 'truecolor' && !process.env.COLORTERM ? { ...process.env, COLORTERM: 'truecolor' } : process.env;
+  // git's counts of the tiles' changes wait for the first frame (or a server's readiness): at
+  // start they compete with it for the cores (bench item 6).
+  let firstFrame = (): void => undefined;
+  const changesAfter = new Promise<void>((resolve) => (firstFrame = resolve));
   const tiles = new TileSet({
     cwd: process.cwd(),
     env: tileEnv,
+    changesAfter,
     cols: FALLBACK_SIZE.cols,
     rows: FALLBACK_SIZE.rows,
     timing: options.timing,
@@ -386,10 +391,12 @@ export async function hostSession(options: HostOptions): Promise<number> {
         control.serveSession({ detach: (all) => clients?.detach(all) ?? 0 });
         tiles.onChange(() => endIfDone());
         log('info', 'server ready', { attach: attachSocketPath(dirs.runtime, session), pid: process.pid });
+        firstFrame();
       } else if (terminal) {
         app = makeApp(terminal, process.env);
         offEarlyRings();
-        app.start(earlyRings);
+        app.start(earlyRings); // paints the first frame
+        firstFrame();
       }
       if (options.exitWithLastTile) void tiles.allExited().then(() => finish(null, 'every tile exited'));
     }
@@ -398,6 +405,7 @@ export async function hostSession(options: HostOptions): Promise<number> {
     onCrash(error);
     ending = 'crash';
   } finally {
+    firstFrame();
     if (timer) clearTimeout(timer);
     restoreScreen();
     // Before the clients are let go: what they were drawn with is in the log once they have ended.

@@ -35,14 +35,18 @@ export function changesTarget(tile: { cwd: string; worktree?: Worktree | undefin
 }
 
 /**
- * Git runs two counts at a time for all the tiles of a set, the others waiting their turn. Tiles of
+ * Git runs two counts at a time for all the tiles of a set, the others waiting their turn, and
+ * none before `after` (the grid's first frame: git's processes would take the cores it starts on). Tiles of
  * one folder share a count that still waits (ten tiles in one checkout that ask together cost one
  * count, not ten), and one that started late enough for the asker: a tile whose verdict just
  * changed needs a count that starts after its agent's last write (its done), one that refreshes
  * while it works takes any count of the last two seconds.
  */
-export function countingQueue(env: Record<string, string | undefined>, limit = 2, now: () => number = Date.now): ChangesCounter {
+export function countingQueue(env: Record<string, string | undefined>, limit = 2, now: () => number = Date.now, after?: Promise<unknown>): ChangesCounter {
   const queue = new RunQueue(limit, 256);
+  // Once open, a count starts the moment it has a place (as it is asked, when one is free).
+  let open = after === undefined;
+  void after?.then(() => (open = true));
   const gitEnv = env as NodeJS.ProcessEnv;
   const latest = new Map<string, { result: Promise<ChangesSummary | null>; startedAt: number | null }>();
   return (target, since = Infinity) => {
@@ -50,7 +54,8 @@ export function countingQueue(env: Record<string, string | undefined>, limit = 2
     const shared = latest.get(key);
     if (shared && (shared.startedAt === null || shared.startedAt >= since)) return shared.result;
     const entry = { result: Promise.resolve<ChangesSummary | null>(null), startedAt: null as number | null };
-    entry.result = queue.run(() => {
+    entry.result = queue.run(async () => {
+      if (!open) await after;
       entry.startedAt = now();
       return countChanges(target.cwd, target.base, target.branch, { env: gitEnv });
     });

@@ -20,6 +20,8 @@ import type { RestoredTile, TileOptions } from './tile.js';
 export interface TileSetOptions {
   cwd: string;
   env: Record<string, string | undefined>;
+  /** The tiles' changes are not counted before it settles (the grid's first frame). */
+  changesAfter?: Promise<unknown>;
   cols: number;
   rows: number;
   timing: Timing;
@@ -136,7 +138,7 @@ export class TileStarter {
   private readonly changes: ChangesCounter;
 
   constructor(private readonly options: TileSetOptions) {
-    this.changes = countingQueue(options.env);
+    this.changes = countingQueue(options.env, 2, Date.now, options.changesAfter);
   }
 
   /** The tile of launch `at`, its listeners given (from its first verdict on). */

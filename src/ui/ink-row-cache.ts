@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { displayWidth } from './display-width.js';
 
 /** The Ink version whose `Output` this mirrors (node_modules/ink/build/output.js). */
 export const INK_VERSION = '6.8.0';
@@ -38,6 +39,7 @@ type Operation =
 /** Ink's per-Output memory of what it measured and tokenized (output.js, `OutputCaches`): maps
  * keyed by text. */
 interface InkOutputCaches {
+  getStringWidth(text: string): number;
   widths: Map<string, number>;
   blockWidths: Map<string, number>;
   styledChars: Map<string, unknown[]>;
@@ -190,6 +192,9 @@ function buildRow(width: number, onRow: [number, string][], Output: OutputClass,
   if (shared === null || shared.chars > MAX_SHARED_CHARS) {
     stats.sharedCachesEmptied += shared === null ? 0 : 1;
     shared = { caches: one.caches, chars: 0 };
+    // Ink measures each character it places: the chrome's measure gives string-width's numbers
+    // without running it on narrow text (display-width.ts).
+    shared.caches.getStringWidth = displayWidth;
   }
   one.caches = shared.caches;
   for (const [x, line] of onRow) {

@@ -21,7 +21,7 @@
  *   cut, then the line count goes.
  * A count is always whole or absent, never cut: `3 blo…` tells a reader nothing they can act on. Between the left part and the hints there are always at least two blanks.
  */
-import stringWidth from 'string-width';
+import { displayWidth } from './display-width.js';
 import { printable } from '../platform/printable.js';
 import type { TileStateName } from '../verdict/state.js';
 import { showKey } from './keymap.js';
@@ -258,9 +258,9 @@ function counted(facts: StatusFacts, dropped: ReadonlySet<string>): Omit<Draft['
 /** The draft at `width`, or null when it does not fit with its slots at their least. */
 function realize(draft: Draft, width: number): StatusLineText | null {
   const hints = draft.hints.join(HINT_SEP);
-  const right = hints ? MIN_GAP + stringWidth(hints) + 1 : 0;
+  const right = hints ? MIN_GAP + displayWidth(hints) + 1 : 0;
   const pieces = [...draft.label, ...draft.parts.flatMap((p) => [p.lead, p.text])];
-  const fixed = pieces.reduce((sum, p) => sum + stringWidth(typeof p === 'string' ? p : (p.lead ?? '')), 0);
+  const fixed = pieces.reduce((sum, p) => sum + displayWidth(typeof p === 'string' ? p : (p.lead ?? '')), 0);
   const slots = pieces.filter((p): p is Slot => typeof p !== 'string');
   const fitted = share(slots, width - right - fixed);
   if (!fitted) return null;
@@ -275,19 +275,19 @@ function realize(draft: Draft, width: number): StatusLineText | null {
     if (t === '') return [];
     return [p.kind === 'count' ? { kind: p.kind, state: p.state!, text: t, lead: p.lead } : { kind: p.kind, text: t, lead: p.lead }];
   });
-  const left = stringWidth(label) + parts.reduce((sum, p) => sum + stringWidth(p.lead + p.text), 0);
+  const left = displayWidth(label) + parts.reduce((sum, p) => sum + displayWidth(p.lead + p.text), 0);
   return { label, labelStyle: draft.labelStyle, parts, gap: Math.max(0, width - left - right) + (hints ? MIN_GAP : 0), hints, tail: hints ? ' ' : '' };
 }
 
 /** Each slot its least, then what is left to them by rank; null when even the least is too much. */
 function share(slots: readonly Slot[], room: number): Map<Slot, string> | null {
-  const want = slots.map((s) => Math.min(stringWidth(s.slot), s.min));
+  const want = slots.map((s) => Math.min(displayWidth(s.slot), s.min));
   let spare = room - want.reduce((a, b) => a + b, 0);
   if (spare < 0) return null;
   const out = new Map<Slot, string>();
   const byRank = slots.map((s, i) => ({ s, i })).sort((a, b) => a.s.rank - b.s.rank);
   for (const { s, i } of byRank) {
-    const extra = Math.min(spare, stringWidth(s.slot) - want[i]!);
+    const extra = Math.min(spare, displayWidth(s.slot) - want[i]!);
     spare -= extra;
     out.set(s, s.from === 'end' ? cutEnd(s.slot, want[i]! + extra) : cutStart(s.slot, want[i]! + extra));
   }
@@ -298,9 +298,9 @@ function share(slots: readonly Slot[], room: number): Map<Slot, string> | null {
  * part gets the rest. Only the label, a name and a note are left to cut here, never a count. */
 function squeeze(draft: Draft, width: number): StatusLineText {
   const hints = cutEnd(draft.hints.join(HINT_SEP), Math.max(0, width - MIN_GAP - 1));
-  const right = hints ? MIN_GAP + stringWidth(hints) + 1 : 0;
+  const right = hints ? MIN_GAP + displayWidth(hints) + 1 : 0;
   const label = cutEnd(draft.label.map((p) => (typeof p === 'string' ? p : '')).join(''), Math.max(0, width - right));
-  return { label, labelStyle: draft.labelStyle, parts: [], gap: Math.max(0, width - stringWidth(label) - right) + (hints ? MIN_GAP : 0), hints, tail: hints ? ' ' : '' };
+  return { label, labelStyle: draft.labelStyle, parts: [], gap: Math.max(0, width - displayWidth(label) - right) + (hints ? MIN_GAP : 0), hints, tail: hints ? ' ' : '' };
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -308,12 +308,12 @@ const graphemes = (text: string): string[] => Array.from(segmenter.segment(text)
 
 /** `text` in at most `max` columns, its end replaced by … when cut. */
 export function cutEnd(text: string, max: number): string {
-  if (stringWidth(text) <= max) return text;
+  if (displayWidth(text) <= max) return text;
   if (max <= 0) return '';
   let out = '';
   let used = 0;
   for (const g of graphemes(text)) {
-    const w = stringWidth(g);
+    const w = displayWidth(g);
     if (used + w + 1 > max) break;
     out += g;
     used += w;
@@ -323,12 +323,12 @@ export function cutEnd(text: string, max: number): string {
 
 /** `text` in at most `max` columns, its start replaced by … when cut. */
 export function cutStart(text: string, max: number): string {
-  if (stringWidth(text) <= max) return text;
+  if (displayWidth(text) <= max) return text;
   if (max <= 0) return '';
   let out = '';
   let used = 0;
   for (const g of graphemes(text).reverse()) {
-    const w = stringWidth(g);
+    const w = displayWidth(g);
     if (used + w + 1 > max) break;
     out = g + out;
     used += w;

@@ -3,7 +3,7 @@
  * is not enough (@xterm/headless's CommonJS import only fails in plain Node).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +28,13 @@ async function belltowerWith(env: Record<string, string>, ...args: string[]): Pr
 }
 
 describe('the built CLI', () => {
+  it("compiles string-width's emoji pattern on its first use, not as it loads (scripts/bundle.mjs)", () => {
+    const bundle = join(repo, 'dist', 'bundle');
+    const code = readdirSync(bundle).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(bundle, f), 'utf8')).join('\n');
+    expect(code).toContain('rgiEmojiPattern ??=');
+    expect(code).not.toMatch(/^var rgiEmojiRegex = new RegExp/m);
+  });
+
   it('prints its version and help', async () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
     expect((await belltower('--version')).stdout.trim()).toBe(pkg.version);

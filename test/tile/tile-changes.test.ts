@@ -188,6 +188,21 @@ describe("a tile's changes", () => {
 });
 
 describe('the counting queue a set shares', () => {
+  it('runs no count before the first frame: one asked earlier starts once it is painted', async () => {
+    const folder = repo();
+    let painted = (): void => undefined;
+    const count = countingQueue(GIT_ENV, 2, Date.now, new Promise<void>((resolve) => (painted = resolve)));
+    const early = count({ cwd: folder, base: 'HEAD', branch: null });
+    let settled = false;
+    void early.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    // Written before the frame and after the ask: a count that ran at once would not show it.
+    writeFileSync(join(folder, 'late.ts'), 'x\n');
+    painted();
+    expect(await early).toEqual({ branch: 'main', added: 1, removed: 0, files: 1 });
+  });
+
   it('tiles of one folder share a count still waiting; one asked after a count started gets its own, which sees the change', async () => {
     const folder = repo();
     const other = repo();

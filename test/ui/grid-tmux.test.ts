@@ -177,6 +177,20 @@ describe.skipIf(missing !== null)('the grid in a real terminal (tmux)', () => {
     expect(widths!.measured).toBeLessThan(widths!.widestLines);
   }, 60_000);
 
+  it('the bundled grid starts without loading Node\'s HTTP client (yoga\'s wasm is decoded, not fetched)', async () => {
+    const dir0 = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-modules-')));
+    const probe = join(dir0, 'modules.mjs');
+    const list = join(dir0, 'modules.json');
+    writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n`);
+    const { tmux, dir } = start(['--no-server', simSpec('a', 'work:600')], { cols: 100, rows: 30 }, ['--import', probe]);
+    await tmux.waitFor('the tile', (s) => headers(s).length === 1);
+    await quitCleanly(tmux, dir);
+    const modules = JSON.parse(readFileSync(list, 'utf8')) as string[];
+    expect(modules.some((m) => m.includes('internal/deps/undici'))).toBe(false);
+    // The probe sees what it should: the grid's own modules did load.
+    expect(modules.some((m) => m.includes('internal/child_process'))).toBe(true);
+  }, 60_000);
+
   it('restores the terminal after a crash, and says in one line where the details are', async () => {
     const dir0 = keepFolder(mkdtempSync(join(tmpdir(), 'belltower-crash-')));
     const crash = join(dir0, 'crash.mjs');

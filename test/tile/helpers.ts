@@ -19,7 +19,7 @@ export interface TestSet {
   cleanup(): Promise<void>;
 }
 
-export function testSet(options: { timing?: Partial<Timing>; endTiming?: EndTiming; env?: Record<string, string | undefined>; cwd?: string } = {}): TestSet {
+export function testSet(options: { timing?: Partial<Timing>; endTiming?: EndTiming; env?: Record<string, string | undefined>; cwd?: string; changesAfter?: Promise<unknown> } = {}): TestSet {
   const dir = mkdtempSync(join(tmpdir(), 'belltower-tiles-'));
   const log: string[] = [];
   const logger: Logger = (level, message) => log.push(`${level}: ${message}`);
@@ -33,6 +33,7 @@ export function testSet(options: { timing?: Partial<Timing>; endTiming?: EndTimi
     hooks: false,
     logger,
     ...(options.endTiming ? { endTiming: options.endTiming } : {}),
+    ...(options.changesAfter ? { changesAfter: options.changesAfter } : {}),
   });
   const changes: VerdictChange[] = [];
   set.onVerdict((change) => changes.push(change));

@@ -237,6 +237,19 @@ describe('the counting queue a set shares', () => {
 });
 
 describe('a tile set counts its tiles\' changes', () => {
+  it('not before the first frame: a tile started earlier is counted once it is painted', async () => {
+    const folder = repo();
+    writeFileSync(join(folder, 'made.txt'), 'x\n');
+    let painted = (): void => undefined;
+    const t = testSet({ cwd: folder, env: GIT_ENV, changesAfter: new Promise<void>((resolve) => (painted = resolve)) });
+    cleanups.push(() => t.cleanup());
+    const tile = await t.set.add(parseSpec('exec cat', GIT_ENV));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(tile.info().changes).toBeUndefined();
+    painted();
+    await untilTrue('the count once painted', () => tile.info().changes?.files === 1);
+  });
+
   it("a command tile's info carries its folder's changes once its turn ends, and ls would show them", async () => {
     const folder = repo();
     const t = testSet({ cwd: folder, env: GIT_ENV });

@@ -58,7 +58,7 @@ const patched = new Set();
 const patchDependencies = {
   name: 'patch-dependencies',
   setup(build) {
-    build.onLoad({ filter: /[\\/](yoga-wasm-base64-esm|index)\.js$/ }, (args) => {
+    build.onLoad({ filter: /[\\/](yoga-wasm-base64-esm|string-width[\\/]index)\.js$/ }, (args) => {
       const patch = PATCHES.find((p) => p.file === args.path);
       if (!patch) return undefined;
       const source = readFileSync(args.path, 'utf8');

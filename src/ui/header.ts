@@ -147,8 +147,6 @@ export function segmentsWidth(segments: readonly Segment[]): number {
   return segments.reduce((n, s) => n + displayWidth(s.text), 0);
 }
 
-export { displayWidth } from './display-width.js';
-
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** The longest start of `text` at most `width` columns wide, never cutting a character (or an

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { changesLabel, cutToWidth, displayWidth, ellipsized, headerSegments, segmentsWidth } from '../../src/ui/header.js';
+import { displayWidth } from '../../src/ui/display-width.js';
+import { changesLabel, cutToWidth, ellipsized, headerSegments, segmentsWidth } from '../../src/ui/header.js';
 import type { HeaderTile } from '../../src/ui/header.js';
 
 const tile: HeaderTile = { id: 3, name: 'tests', state: 'blocked', kind: 'permission', source: 'psp', sinceMs: 4000 };

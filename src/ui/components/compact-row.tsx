@@ -6,7 +6,8 @@ import { Text } from 'ink';
 import { printable } from '../../platform/printable.js';
 import { age, provenance, showsAge, stateWords, STATE_LOOK } from '../format.js';
 import type { HeaderTile } from '../header.js';
-import { displayWidth, ellipsized, MARK } from '../header.js';
+import { displayWidth } from '../display-width.js';
+import { ellipsized, MARK } from '../header.js';
 import { requestWords } from '../../agents/permission-choices.js';
 
 export function CompactRow({ tile, width, selected, color }: { tile: HeaderTile; width: number; selected: boolean; color: boolean }) {

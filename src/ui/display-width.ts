@@ -29,6 +29,16 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/**
+ * The columns of `text` when it is only one-column characters that join nothing and colours
+ * (CSI … m with numbers and semicolons), or null for any other text. Every terminal shows such a
+ * text as its characters one to a column, in the styles its codes say.
+ */
+export function narrowColumns(text: string): number | null {
+  const plain = text.includes('\x1b') ? text.replace(PLAIN_SGR, '') : text;
+  return NARROW.test(plain) ? plain.length : null;
+}
+
 /** The widest line of `text`, as the `widest-line` package counts it (string-width per line). */
 export function widestLine(text: string): number {
   counts.widestLines++;
@@ -51,4 +61,6 @@ const counts = { measured: 0, widestLines: 0 };
 const NARROW = /^[\x20-\x7e\u00b7\u2026\u2190-\u2193\u2212\u23ce\u2500-\u257f\u25a0\u25b8\u25c6\u25cb\u25cf\u2713\u2717]*$/;
 /** Colours and attributes: CSI … m. */
 const SGR = /\x1b\[[0-9;:]*m/g;
+/** Colours and attributes as chalk writes them: CSI, numbers and semicolons, m. */
+const PLAIN_SGR = /\x1b\[[0-9;]*m/g;
 const widths = new Map<string, number>();

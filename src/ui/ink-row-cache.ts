@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { displayWidth } from './display-width.js';
+import { displayWidth, narrowColumns } from './display-width.js';
 
 /** The Ink version whose `Output` this mirrors (node_modules/ink/build/output.js). */
 export const INK_VERSION = '6.8.0';
@@ -59,6 +59,8 @@ type OutputClass = { new (options: { width: number; height: number }): InkOutput
 
 export interface RowCacheStats {
   rowsBuilt: number;
+  /** Of the rows built, those composed side by side (`sideBySideRow`) rather than by Ink's `get`. */
+  rowsComposed: number;
   rowsReused: number;
   framesDelegated: number;
   /** Times the row builders' shared caches started again (MAX_SHARED_CHARS). */
@@ -69,7 +71,7 @@ export interface RowCacheStats {
   linesTokenized: number;
 }
 
-const stats: Omit<RowCacheStats, 'rowsHeld' | 'linesTokenized'> = { rowsBuilt: 0, rowsReused: 0, framesDelegated: 0, sharedCachesEmptied: 0 };
+const stats: Omit<RowCacheStats, 'rowsHeld' | 'linesTokenized'> = { rowsBuilt: 0, rowsComposed: 0, rowsReused: 0, framesDelegated: 0, sharedCachesEmptied: 0 };
 /** Row key → row text, in least-recently-used order (a Map iterates in insertion order). */
 const rows = new Map<string, string>();
 /** The caches the one-row Outputs share (Ink's own class, taken from an Output), and how many
@@ -168,7 +170,9 @@ function rowCachedGet(output: InkOutput, Output: OutputClass, original: InkOutpu
     const key = `${width}|${pieces[y]}`;
     let row = rows.get(key);
     if (row === undefined) {
-      row = buildRow(width, onRow, Output, original);
+      const composed = sideBySideRow(width, onRow);
+      if (composed !== null) stats.rowsComposed++;
+      row = composed ?? buildRow(width, onRow, Output, original);
       stats.rowsBuilt++;
     } else {
       rows.delete(key); // to the back of the line: recently used
@@ -179,6 +183,33 @@ function rowCachedGet(output: InkOutput, Output: OutputClass, original: InkOutpu
     out[y] = row;
   }
   return { output: out.join('\n'), height };
+}
+
+/**
+ * A row whose pieces lie side by side, left to right, none over another and all inside the row,
+ * each only one-column characters and colours (a grid's header row: the frame lines, names, state
+ * glyphs and ages are all such text), composed without Ink: each piece as it is, the gaps between
+ * them as spaces, and a reset after a piece with colours, so the styles each piece leaves open
+ * end where its cells end, as in Ink's cells. The text is not Ink's (Ink writes the codes again,
+ * cell by cell) and a terminal shows what each piece's codes say — which is Ink's cells, but for
+ * one slip of Ink's: after a cell both bold and dim, a dim cell loses its dim (Ink ends the bold
+ * with code 22, which ends both). Null for any other row: Ink builds it. Ink's way for this row is
+ * to tokenize every piece into an object per character and write them back: 40 % of a render
+ * whose headers' ages moved (docs/performance.md).
+ */
+export function sideBySideRow(width: number, onRow: readonly (readonly [number, string])[]): string | null {
+  let out = '';
+  let column = 0;
+  for (const [x, line] of onRow) {
+    if (!Number.isInteger(x) || x < column) return null;
+    const columns = narrowColumns(line);
+    // Past the row's width Ink's cells are an array with holes it closes up: left to Ink.
+    if (columns === null || x + columns > width) return null;
+    out += ' '.repeat(x - column) + line;
+    if (columns !== line.length) out += '\x1b[0m';
+    column = x + columns;
+  }
+  return out.trimEnd(); // as Ink trims its rows: only uncoloured spaces can end `out`
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { Box, Text } from 'ink';
 import { printable } from '../../platform/printable.js';
+import { headerSegments } from '../header.js';
 import type { HeaderTile } from '../header.js';
 import { ROW_LABEL_WIDTH } from '../layout.js';
 import type { Layout, Rect } from '../layout.js';
@@ -53,7 +54,8 @@ export function GridView({ model }: { model: GridModel }) {
             );
           }
           const frame = selected ? (ui.mode === 'focus' ? 'double' : 'bold') : 'round';
-          return <TileFrame key={kind === 'preview' ? `preview-${tile.id}` : tile.id} tile={tile} outer={outer} frame={frame} selected={selected} color={color} />;
+          const header = headerSegments(tile, { width: outer.width, frame, selected, color });
+          return <TileFrame key={kind === 'preview' ? `preview-${tile.id}` : tile.id} header={header} state={tile.state} outer={outer} frame={frame} selected={selected} color={color} />;
         })
       ) : (
         <Box position="absolute" width={cols} height={Math.max(1, rows - 1)} alignItems="center" justifyContent="center" flexDirection="column">

@@ -299,7 +299,7 @@ try {
       row('8', 'keystroke → tile through the client p99 (p50), 9 × 50 KB/s', `${ms(bk.keyP99)} (${ms(bk.keyP50)})`, `tmux client ${ms(tk.keyP99)} (${ms(tk.keyP50)})`, bk.keyP99 / tk.keyP99, '≤ tmux', bk.keyP99 <= tk.keyP99);
       const i = (results.serverIdle = await idleServer({ tiles: 16, seconds: PLAN.serverIdle, settle: PLAN.serverIdleSettle }));
       row('8', `server CPU, ${i.tiles} idle tiles, no client, ${i.seconds.toFixed(0)} s`, pct(i.belltower.cpu), `tmux server ${pct(i.tmux.cpu)}`, i.belltower.cpu / i.tmux.cpu, '≤ 0.1 %', i.belltower.cpu <= 0.001);
-      row('8', 'server bytes written (write calls of any kind, eventfd wake-ups included); wake-ups/s', `${i.belltower.bytes} B; ${i.belltower.wakeupsPerSecond.toFixed(2)}`, `tmux ${i.tmux.bytes} B; ${i.tmux.wakeupsPerSecond.toFixed(2)}`, NaN, 'nothing', null);
+      row('8', 'server bytes written (write calls of any kind, eventfd wake-ups included); wake-ups/s', `${i.belltower.bytes} B${i.belltower.changed.length > 0 ? ` (files changed: ${i.belltower.changed.join(', ')})` : ''}; ${i.belltower.wakeupsPerSecond.toFixed(2)}`, `tmux ${i.tmux.bytes} B; ${i.tmux.wakeupsPerSecond.toFixed(2)}`, NaN, 'nothing', null);
     });
   }
 } finally {

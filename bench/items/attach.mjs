@@ -9,7 +9,7 @@
  *   idle     a server with 16 idle tiles and no client: its CPU, wake-ups and bytes written (any
  *            file: /proc/PID/io wchar) over a window; tmux's server, detached, the same.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
@@ -179,8 +179,11 @@ export async function idleServer({ tiles = 16, settle = 5, seconds = 30 } = {}) 
     });
     const before = read();
     const t0 = performance.now();
+    const since = Date.now();
     await sleep(seconds * 1000);
     const after = read();
+    // Where its bytes went, when it wrote any: the files in its folder changed in the window.
+    const changed = filesChangedSince(server.grid.dir, since);
     const elapsed = (performance.now() - t0) / 1000;
     const rate = (who, key) => (after[who][key] - before[who][key]) / elapsed;
     const logs = readdirSync(path.join(server.grid.dir, 'log')).length;
@@ -188,13 +191,29 @@ export async function idleServer({ tiles = 16, settle = 5, seconds = 30 } = {}) 
       tiles,
       seconds: elapsed,
       logs,
-      belltower: { cpu: rate('belltower', 'cpu'), wakeupsPerSecond: rate('belltower', 'wakeups'), bytes: after.belltower.bytes - before.belltower.bytes },
+      belltower: { cpu: rate('belltower', 'cpu'), wakeupsPerSecond: rate('belltower', 'wakeups'), bytes: after.belltower.bytes - before.belltower.bytes, changed },
       tmux: { cpu: rate('tmux', 'cpu'), wakeupsPerSecond: rate('tmux', 'wakeups'), bytes: after.tmux.bytes - before.tmux.bytes },
     };
   } finally {
     await server.stop();
     await tmux.stop();
   }
+}
+
+/** Files under `dir` (two levels down, at most 200 looked at) modified at `since` or later. */
+function filesChangedSince(dir, since) {
+  const changed = [];
+  let looked = 0;
+  const walk = (at, depth) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      if (++looked > 200) return;
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory() && depth < 2) walk(full, depth + 1);
+      else if (entry.isFile() && statSync(full).mtimeMs >= since) changed.push(path.relative(dir, full));
+    }
+  };
+  walk(dir, 0);
+  return changed;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

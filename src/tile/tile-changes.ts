@@ -6,10 +6,10 @@
  */
 import type { TileStateName } from '../verdict/state.js';
 import { RunQueue } from '../platform/run-queue.js';
-import { countChanges } from '../worktree/worktree-changes.js';
-import type { ChangesSummary } from '../worktree/worktree-changes.js';
+import { countChangesIn } from '../worktree/worktree-changes.js';
+import type { ChangesSummary, RepositoryFiles } from '../worktree/worktree-changes.js';
 import type { Worktree } from '../worktree/worktree-create.js';
-import { nextRefresh } from './changes-refresh.js';
+import { CHANGES_EVERY_MS, nextRefresh } from './changes-refresh.js';
 import type { RefreshState } from './changes-refresh.js';
 import type { Logger } from '../platform/logger.js';
 
@@ -40,7 +40,7 @@ export function changesTarget(tile: { cwd: string; worktree?: Worktree | undefin
  * one folder share a count that still waits (ten tiles in one checkout that ask together cost one
  * count, not ten), and one that started late enough for the asker: a tile whose verdict just
  * changed needs a count that starts after its agent's last write (its done), one that refreshes
- * while it works takes any count of the last two seconds.
+ * while it works takes any count of its refresh period (SHARED_FOR_MS).
  */
 export function countingQueue(env: Record<string, string | undefined>, limit = 2, now: () => number = Date.now, after?: Promise<unknown>): ChangesCounter {
   const queue = new RunQueue(limit, 256);
@@ -49,6 +49,9 @@ export function countingQueue(env: Record<string, string | undefined>, limit = 2
   void after?.then(() => (open = true));
   const gitEnv = env as NodeJS.ProcessEnv;
   const latest = new Map<string, { result: Promise<ChangesSummary | null>; startedAt: number | null }>();
+  // Where each folder's repository keeps its index and HEAD, from its first count: the next ones
+  // need not ask git (one process fewer a count). Forgotten when a count fails.
+  const repositories = new Map<string, RepositoryFiles>();
   return (target, since = Infinity) => {
     const key = JSON.stringify([target.cwd, target.base, target.branch]);
     const shared = latest.get(key);
@@ -57,10 +60,17 @@ export function countingQueue(env: Record<string, string | undefined>, limit = 2
     entry.result = queue.run(async () => {
       if (!open) await after;
       entry.startedAt = now();
-      return countChanges(target.cwd, target.base, target.branch, { env: gitEnv });
+      const counted = await countChangesIn(target.cwd, target.base, target.branch, { env: gitEnv }, repositories.get(target.cwd));
+      if (counted === null) repositories.delete(target.cwd);
+      else if (!repositories.has(target.cwd)) {
+        if (repositories.size >= 256) repositories.delete(repositories.keys().next().value!);
+        repositories.set(target.cwd, counted.repository);
+      }
+      return counted?.summary ?? null;
     });
     // A failed or refused count is not shared once it has failed: the next asks again.
     entry.result.catch(() => {
+      repositories.delete(target.cwd);
       if (latest.get(key) === entry) latest.delete(key);
     });
     if (latest.size >= 256 && !latest.has(key)) latest.delete(latest.keys().next().value!);
@@ -69,8 +79,11 @@ export function countingQueue(env: Record<string, string | undefined>, limit = 2
   };
 }
 
-/** A tile refreshing while it works takes a count of its folder this recent. */
-const SHARED_FOR_MS = 2000;
+/** A tile refreshing while it works takes a count of its folder this recent: any from its own
+ * refresh period, so tiles working in one checkout, each on its own phase, cost one count a
+ * period between them, not one each (a count is three git processes, and starting one blocks the
+ * grid's thread for milliseconds). A verdict change still waits for a count of its own. */
+export const SHARED_FOR_MS = CHANGES_EVERY_MS;
 
 /** The changes of the tile `setup` starts (none counted for a finished one: it runs nothing). */
 export function tileChanges(

@@ -6,7 +6,8 @@
  * touched and nothing is written into the repository. The header's `+120 −8 · 4 files` and the
  * review are the same diff, counted or printed.
  */
-import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdtemp, open, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { git, GitError, type GitOptions } from './git-command.js';
@@ -90,20 +91,72 @@ export interface ChangesSummary {
   files: number;
 }
 
+/** Where a folder's repository keeps what a count reads: its index and its HEAD (a linked
+ * worktree's own), as absolute paths; they stay where they are while the repository does. */
+export interface RepositoryFiles {
+  index: string;
+  head: string;
+}
+
 /**
  * The changes of `cwd` against `base`, with its branch (`branch` when known, else asked of git);
  * null when `cwd` is not in a git repository (or git is not installed): there is nothing to count.
  */
 export async function countChanges(cwd: string, base: string, branch: string | null, options: ChangesOptions = {}): Promise<ChangesSummary | null> {
+  return (await countChangesIn(cwd, base, branch, options))?.summary ?? null;
+}
+
+/**
+ * `countChanges`, and where the repository's files are. `known`: those files from an earlier
+ * count of the same folder: the branch is then read from the HEAD file and git runs twice a
+ * count, not three times (each a process started beside the grid, and starting one blocks the
+ * grid's thread for milliseconds).
+ */
+export async function countChangesIn(
+  cwd: string,
+  base: string,
+  branch: string | null,
+  options: ChangesOptions = {},
+  known?: RepositoryFiles,
+): Promise<{ summary: ChangesSummary; repository: RepositoryFiles } | null> {
   const env = options.env ? { env: options.env } : {};
-  // One rev-parse says where the index is and, when it is not known, the branch: three git runs a
-  // count, not four (each a process started beside the grid).
-  const asked = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index', ...(branch === null ? ['--abbrev-ref', 'HEAD'] : [])], { cwd, ...env, okStatuses: [128] }).catch(notARepository);
-  if (asked === undefined || asked.status !== 0) return null;
-  const [indexPath = '', head = ''] = asked.stdout.split('\n').map((line) => line.trim());
-  const named = branch ?? head;
-  const changes = await changesSince(cwd, base, options, indexPath);
-  return { branch: named === '' || named === 'HEAD' ? null : named, added: changes.added, removed: changes.removed, files: changes.files.length };
+  let repository = known;
+  let named: string | null | undefined = branch ?? (known ? await branchInHead(known.head) : undefined);
+  if (repository === undefined || named === undefined) {
+    // One rev-parse says where the index and HEAD are and, when it is not known, the branch (an
+    // unborn branch fails it: nothing to count yet).
+    const asked = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index', '--git-path', 'HEAD', ...(branch === null ? ['--abbrev-ref', 'HEAD'] : [])], { cwd, ...env, okStatuses: [128] }).catch(notARepository);
+    if (asked === undefined || asked.status !== 0) return null;
+    const [index = '', head = '', abbreviated = ''] = asked.stdout.split('\n').map((line) => line.trim());
+    repository = { index, head };
+    named = branch ?? (abbreviated === '' || abbreviated === 'HEAD' ? null : abbreviated);
+  }
+  const changes = await changesSince(cwd, base, options, repository.index);
+  return { summary: { branch: named, added: changes.added, removed: changes.removed, files: changes.files.length }, repository };
+}
+
+/** What HEAD names, read from its file: a branch (`ref: refs/heads/NAME`), null for a detached
+ * HEAD (a commit id); undefined for anything else (another ref, a link, no such file): git is
+ * asked then. Read without following a link, at most a few hundred bytes. */
+export async function branchInHead(headPath: string): Promise<string | null | undefined> {
+  let text: string;
+  try {
+    const file = await open(headPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if (!(await file.stat()).isFile()) return undefined;
+      const buffer = Buffer.alloc(512);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      if (bytesRead === buffer.length) return undefined; // longer than any HEAD git writes for a branch it names briefly
+      text = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return undefined;
+  }
+  const ref = /^ref: refs\/heads\/([^\s]+)\s*$/.exec(text);
+  if (ref) return ref[1]!;
+  return /^([0-9a-f]{40}|[0-9a-f]{64})\s*$/.test(text) ? null : undefined;
 }
 
 /** git missing or failing in a folder is "no repository to count": the header shows nothing. */

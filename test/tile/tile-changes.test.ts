@@ -4,13 +4,14 @@
  * verdict change and while the tile works, never twice at once, and a folder that is no
  * repository asked only once. Then in a real TileSet: a command tile's info carries its changes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHANGES_EVERY_MS, CHANGES_GAP_MS } from '../../src/tile/changes-refresh.js';
-import { changesTarget, countingQueue, TileChanges } from '../../src/tile/tile-changes.js';
+import { changesTarget, countingQueue, SHARED_FOR_MS, TileChanges } from '../../src/tile/tile-changes.js';
 import type { ChangesCounter, ChangesTarget } from '../../src/tile/tile-changes.js';
-import { countChanges } from '../../src/worktree/worktree-changes.js';
+import { branchInHead, countChanges, countChangesIn } from '../../src/worktree/worktree-changes.js';
 import { createWorktree } from '../../src/worktree/worktree-create.js';
 import { GIT_ENV, gitIn, tempRepository } from '../support/git-repo.js';
 import { parseSpec } from '../../src/agents/launch-spec.js';
@@ -257,5 +258,106 @@ describe('a tile set counts its tiles\' changes', () => {
     const tile = await t.set.add(parseSpec(`printf 'x\\ny\\n' > made.txt; echo written`, GIT_ENV));
     await untilTrue('the file counted', () => tile.info().changes?.files === 1);
     expect(tile.info().changes).toEqual({ branch: 'main', added: 2, removed: 0, files: 1 });
+  });
+});
+
+/** git on a PATH of its own that notes each run's subcommand (belltower runs `git -C DIR SUBCOMMAND …`), then runs the real git. */
+function loggedGit(root: string): { env: Record<string, string>; runs: () => string[] } {
+  const bin = join(root, 'logged-bin');
+  mkdirSync(bin);
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8', env: GIT_ENV }).trim();
+  const log = join(root, 'git-runs.log');
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$3" >> '${log}'\nexec '${real}' "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  return {
+    env: { ...GIT_ENV, PATH: `${bin}:${GIT_ENV.PATH ?? ''}` },
+    runs: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line !== '') : []),
+  };
+}
+
+describe('a folder counted again', () => {
+  it('asks git where its index and HEAD are only the first time: later counts run git twice, not three times, and read the branch from HEAD', async () => {
+    const folder = repo();
+    const made = tempRepository();
+    cleanups.push(made.remove);
+    const git = loggedGit(made.root);
+    const first = await countChangesIn(folder, 'HEAD', null, { env: git.env });
+    expect(first?.summary).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    expect(git.runs()).toEqual(['rev-parse', 'add', 'diff']);
+    // The agent edits and switches branch: the known files still give git's own answer.
+    writeFileSync(join(folder, 'app.ts'), 'changed\n');
+    gitIn(folder, 'checkout', '-q', '-b', 'feat');
+    const again = await countChangesIn(folder, 'HEAD', null, { env: git.env }, first!.repository);
+    expect(again?.summary).toEqual(await countChanges(folder, 'HEAD', null, { env: GIT_ENV }));
+    expect(again?.summary.branch).toBe('feat');
+    expect(git.runs().slice(3)).toEqual(['add', 'diff']);
+    gitIn(folder, 'checkout', '-q', '--detach');
+    const detached = await countChangesIn(folder, 'HEAD', null, { env: git.env }, first!.repository);
+    expect(detached?.summary.branch).toBeNull();
+    expect(git.runs().slice(5)).toEqual(['add', 'diff']);
+  });
+
+  it('reads HEAD only as a small plain file naming a branch or a commit; anything else is asked of git', async () => {
+    const made = tempRepository();
+    cleanups.push(made.remove);
+    const at = (name: string, text: string) => {
+      const file = join(made.root, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    expect(await branchInHead(at('branch', 'ref: refs/heads/feat-login\n'))).toBe('feat-login');
+    expect(await branchInHead(at('sha1', `${'a'.repeat(40)}\n`))).toBeNull();
+    expect(await branchInHead(at('sha256', `${'b'.repeat(64)}\n`))).toBeNull();
+    expect(await branchInHead(at('remote', 'ref: refs/remotes/origin/main\n'))).toBeUndefined();
+    expect(await branchInHead(at('garbage', 'hello\n'))).toBeUndefined();
+    expect(await branchInHead(at('huge', `ref: refs/heads/${'x'.repeat(1 << 20)}\n`))).toBeUndefined();
+    expect(await branchInHead(join(made.root, 'missing'))).toBeUndefined();
+    symlinkSync(at('target', 'ref: refs/heads/main\n'), join(made.root, 'link'));
+    expect(await branchInHead(join(made.root, 'link'))).toBeUndefined();
+    // A FIFO nobody writes to: not waited on.
+    execFileSync('mkfifo', [join(made.root, 'fifo')]);
+    expect(await branchInHead(join(made.root, 'fifo'))).toBeUndefined();
+  });
+
+  it('through the queue: the second count of a folder runs git twice; one whose repository went is asked again, and is none', async () => {
+    const folder = repo();
+    const made = tempRepository();
+    cleanups.push(made.remove);
+    const git = loggedGit(made.root);
+    const count = countingQueue(git.env, 2, Date.now);
+    const target = { cwd: folder, base: 'HEAD', branch: null };
+    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    expect(git.runs()).toEqual(['rev-parse', 'add', 'diff', 'add', 'diff']);
+    // Its HEAD gone with it: git is asked again, and says it is no repository.
+    rmSync(join(folder, '.git'), { recursive: true, force: true });
+    expect(await count(target)).toBeNull();
+    expect(git.runs().slice(5)).toEqual(['rev-parse']);
+  });
+});
+
+describe('a working tile refreshing its changes', () => {
+  it('takes any count of its folder started since its own last one (another tile of the folder may have started it); a verdict change asks for one from now', async () => {
+    const time = manualTime();
+    const asked: number[] = [];
+    const count: ChangesCounter = async (_target, since = Infinity) => {
+      asked.push(since);
+      return { branch: 'main', added: 0, removed: 0, files: 0 };
+    };
+    const changes = new TileChanges({ target: { cwd: '/x', base: 'HEAD', branch: null }, count, now: time.now, setTimer: time.setTimer, changed: () => {}, problem: () => {} });
+    cleanups.push(() => changes.dispose());
+    await untilTrue('the first count', () => asked.length === 1);
+    expect(asked[0]).toBe(0);
+    await settled();
+    time.advance(CHANGES_GAP_MS);
+    changes.verdict('working');
+    await untilTrue('the count after the verdict', () => asked.length === 2);
+    expect(asked[1]).toBe(CHANGES_GAP_MS);
+    await settled();
+    time.advance(CHANGES_EVERY_MS);
+    await untilTrue('the refresh', () => asked.length === 3);
+    // Its last count was asked at CHANGES_GAP_MS: one started since is as good as its own.
+    expect(asked[2]).toBe(CHANGES_GAP_MS);
+    expect(time.now() - SHARED_FOR_MS).toBe(CHANGES_GAP_MS);
   });
 });

@@ -120,8 +120,10 @@ export async function countChangesIn(
   known?: RepositoryFiles,
 ): Promise<{ summary: ChangesSummary; repository: RepositoryFiles } | null> {
   const env = options.env ? { env: options.env } : {};
-  let repository = known;
-  let named: string | null | undefined = branch ?? (known ? await branchInHead(known.head) : undefined);
+  // An index that is not where it was (the repository moved or went) is asked of git again: a
+  // count without it would take every tracked file for a new one.
+  let repository = known && (await stat(known.index).then(() => true, () => false)) ? known : undefined;
+  let named: string | null | undefined = branch ?? (repository ? await branchInHead(repository.head) : undefined);
   if (repository === undefined || named === undefined) {
     // One rev-parse says where the index and HEAD are and, when it is not known, the branch (an
     // unborn branch fails it: nothing to count yet).

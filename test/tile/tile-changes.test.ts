@@ -295,6 +295,11 @@ describe('a folder counted again', () => {
     const detached = await countChangesIn(folder, 'HEAD', null, { env: git.env }, first!.repository);
     expect(detached?.summary.branch).toBeNull();
     expect(git.runs().slice(5)).toEqual(['add', 'diff']);
+    // An index no longer where it was is asked of git again: without it every tracked file would
+    // count as new.
+    const moved = await countChangesIn(folder, 'HEAD', null, { env: git.env }, { ...first!.repository, index: join(made.root, 'gone', 'index') });
+    expect(moved?.summary).toEqual(detached?.summary);
+    expect(git.runs().slice(7)).toEqual(['rev-parse', 'add', 'diff']);
   });
 
   it('reads HEAD only as a small plain file naming a branch or a commit; anything else is asked of git', async () => {

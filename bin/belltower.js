@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI lives in dist/bundle/ (built by `npm run build`: tsc, then
 // scripts/bundle.mjs).
-// React's production build, unless the user chose otherwise: the development build costs about
-// twice the CPU. It must be set before React loads, so here, ahead of the dynamic import.
-process.env.NODE_ENV ??= 'production';
+// React's production build is the bundle's only one (scripts/bundle.mjs): NODE_ENV is left as the
+// user has it, and so are the tiles' programs, which inherit this process's environment.
 // `belltower attach` first tries its own small entry (the client and the wire protocol only):
 // attaching costs a connect, not the whole command line's load. It hands back (null) what it
 // does not take: --help, the client's own options.

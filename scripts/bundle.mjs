@@ -33,13 +33,16 @@ export { main } from ${JSON.stringify(join(repo, 'dist', 'cli', 'main.js'))};
 `;
 
 /**
- * Two start-up costs of dependencies, removed where the bundle loads them. Each patch names the
+ * Three start-up costs of dependencies, removed where the bundle loads them. Each patch names the
  * exact text it replaces: a dependency whose text changed fails the build here, never silently.
  * - yoga-layout's loader fetches its own embedded wasm (a data: URL) with fetch() when fetch exists,
  *   and fetch's first call loads Node's HTTP client (undici): 30–45 ms before the first frame. Its
  *   other path already decodes a data: URL itself (`ua`, "is a data URL"); this one now does too.
  * - string-width compiles its emoji pattern (\p{RGI_Emoji}, ~28 ms) as its module loads, for every
  *   command; now on its first use, which the chrome's narrow text never reaches.
+ * - zod's namespace (`z`) carries its error messages in some fifty languages (`z.locales`, about
+ *   330 KB of the bundle's 1.8 MB, compiled at every start); belltower's are English, the default
+ *   zod configures itself with: the namespace keeps `en` alone.
  */
 const PATCHES = [
   {
@@ -53,12 +56,17 @@ const PATCHES = [
     from: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
     to: 'let rgiEmojiPattern;\nconst rgiEmojiRegex = {test: (text) => (rgiEmojiPattern ??= /^\\p{RGI_Emoji}$/v).test(text)};',
   },
+  ...['core/index.js', 'classic/external.js'].map((file) => ({
+    file: join(repo, 'node_modules', 'zod', 'v4', ...file.split('/')),
+    from: 'export * as locales from "../locales/index.js";',
+    to: 'import __belltowerZodEn from "../locales/en.js";\nexport const locales = Object.freeze({ __proto__: null, en: __belltowerZodEn });',
+  })),
 ];
 const patched = new Set();
 const patchDependencies = {
   name: 'patch-dependencies',
   setup(build) {
-    build.onLoad({ filter: /[\\/](yoga-wasm-base64-esm|string-width[\\/]index)\.js$/ }, (args) => {
+    build.onLoad({ filter: /[\\/](yoga-wasm-base64-esm|string-width[\\/]index|zod[\\/]v4[\\/]core[\\/]index|zod[\\/]v4[\\/]classic[\\/]external)\.js$/ }, (args) => {
       const patch = PATCHES.find((p) => p.file === args.path);
       if (!patch) return undefined;
       const source = readFileSync(args.path, 'utf8');
@@ -89,6 +97,10 @@ await build({
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',
   external: ['node-pty', '*.node'],
+  // React's production build, always: bin/belltower.js sets NODE_ENV to it before anything loads
+  // (the development build costs about twice the CPU), so React's development builds — two thirds
+  // of the grid's chunk, compiled at every start — were never run.
+  define: { 'process.env.NODE_ENV': '"production"' },
   alias: {
     // Ink loads React's devtools only with DEV=true; the bundle has none to offer.
     'react-devtools-core': join(repo, 'scripts', 'no-react-devtools.mjs'),

@@ -35,6 +35,34 @@ describe('the built CLI', () => {
     expect(code).not.toMatch(/^var rgiEmojiRegex = new RegExp/m);
   });
 
+  it("keeps zod's English messages alone (scripts/bundle.mjs): a recording line of the wrong shape is told in them", async () => {
+    const bundle = join(repo, 'dist', 'bundle');
+    const code = readdirSync(bundle).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(bundle, f), 'utf8')).join('\n');
+    // German's words for a wrong type (zod's de locale): in every build of zod's namespace but this one.
+    expect(code).not.toContain('Eingabe: erwartet');
+    const dir = mkdtempSync(join(tmpdir(), 'belltower-cli-'));
+    const file = join(dir, 'wrong-shape.jsonl');
+    const good = readFileSync(join(repo, 'fixtures/scenarios/plain-turn.jsonl'), 'utf8').split('\n');
+    writeFileSync(file, [...good.slice(0, 3), '{"type":"hook","t":"soon"}'].join('\n'));
+    const result = await belltower('replay', file, '--json');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(':4: bad hook line: t: Invalid input: expected number, received string');
+  });
+
+  it("bundles React's production build alone, and leaves NODE_ENV to the user: a tile's program sees it as the user set it, or not at all", async () => {
+    const bundle = join(repo, 'dist', 'bundle');
+    const code = readdirSync(bundle).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(bundle, f), 'utf8')).join('\n');
+    expect(code).toContain('react-reconciler.production.js');
+    expect(code).not.toContain('react-reconciler.development.js');
+    const dir = mkdtempSync(join(tmpdir(), 'belltower-cli-'));
+    const seen = join(dir, 'node-env');
+    const { NODE_ENV: _ignored, ...withoutNodeEnv } = process.env;
+    for (const [env, expected] of [[withoutNodeEnv, 'unset'], [{ ...withoutNodeEnv, NODE_ENV: 'development' }, 'development']] as const) {
+      await run(process.execPath, [bin, 'run', '--headless', `sh -c 'printf %s "\${NODE_ENV-unset}" > ${seen}'`], { cwd: dir, env: { ...env, BELLTOWER_STATE_DIR: join(dir, 'state') } });
+      expect(readFileSync(seen, 'utf8')).toBe(expected);
+    }
+  });
+
   it('prints its version and help', async () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
     expect((await belltower('--version')).stdout.trim()).toBe(pkg.version);

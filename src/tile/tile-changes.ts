@@ -62,8 +62,9 @@ export function countingQueue(env: Record<string, string | undefined>, limit = 2
       entry.startedAt = now();
       const counted = await countChangesIn(target.cwd, target.base, target.branch, { env: gitEnv }, repositories.get(target.cwd));
       if (counted === null) repositories.delete(target.cwd);
-      else if (!repositories.has(target.cwd)) {
-        if (repositories.size >= 256) repositories.delete(repositories.keys().next().value!);
+      else {
+        // Kept as the count found them (asked again when the index had gone).
+        if (!repositories.has(target.cwd) && repositories.size >= 256) repositories.delete(repositories.keys().next().value!);
         repositories.set(target.cwd, counted.repository);
       }
       return counted?.summary ?? null;

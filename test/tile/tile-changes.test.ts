@@ -324,7 +324,7 @@ describe('a folder counted again', () => {
     expect(await branchInHead(join(made.root, 'fifo'))).toBeUndefined();
   });
 
-  it('through the queue: the second count of a folder runs git twice; one whose repository went is asked again, and is none', async () => {
+  it('through the queue: the second count of a folder runs git twice; one whose git folder moved is asked again once; one whose repository went is none', async () => {
     const folder = repo();
     const made = tempRepository();
     cleanups.push(made.remove);
@@ -334,10 +334,17 @@ describe('a folder counted again', () => {
     expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
     expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
     expect(git.runs()).toEqual(['rev-parse', 'add', 'diff', 'add', 'diff']);
+    // Its git folder moved (a `.git` file now points at it): the kept index is not there, git is
+    // asked again, and what it says is kept for the next count.
+    gitIn(folder, 'init', '-q', `--separate-git-dir=${join(made.root, 'moved.git')}`);
+    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    expect(await count(target)).toEqual({ branch: 'main', added: 0, removed: 0, files: 0 });
+    expect(git.runs().slice(5)).toEqual(['rev-parse', 'add', 'diff', 'add', 'diff']);
     // Its HEAD gone with it: git is asked again, and says it is no repository.
     rmSync(join(folder, '.git'), { recursive: true, force: true });
+    rmSync(join(made.root, 'moved.git'), { recursive: true, force: true });
     expect(await count(target)).toBeNull();
-    expect(git.runs().slice(5)).toEqual(['rev-parse']);
+    expect(git.runs().slice(10)).toEqual(['rev-parse']);
   });
 });
 

@@ -97,9 +97,9 @@ await build({
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',
   external: ['node-pty', '*.node'],
-  // React's production build, always: bin/belltower.js sets NODE_ENV to it before anything loads
-  // (the development build costs about twice the CPU), so React's development builds — two thirds
-  // of the grid's chunk, compiled at every start — were never run.
+  // React's production build, always (the development build costs about twice the CPU): its
+  // development builds, two thirds of the grid's chunk, are left out. NODE_ENV itself stays as the
+  // user has it, for the tiles' programs (bin/belltower.js).
   define: { 'process.env.NODE_ENV': '"production"' },
   alias: {
     // Ink loads React's devtools only with DEV=true; the bundle has none to offer.

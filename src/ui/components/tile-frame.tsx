@@ -44,7 +44,7 @@ function TileFrameView({ header, state, outer, frame, selected, color }: TileFra
 export const TileFrame = memo(TileFrameView, sameFrame);
 
 /** Whether two tiles' frames draw the same. */
-export function sameFrame(a: TileFrameProps, b: TileFrameProps): boolean {
+function sameFrame(a: TileFrameProps, b: TileFrameProps): boolean {
   return (
     a.state === b.state &&
     a.frame === b.frame &&

@@ -44,13 +44,13 @@ function checkKeys(strict, who, keys) {
  * measured second by second with 9 × 50 KB/s: 55 23 21 21 24 17, then 10–13 % from the seventh
  * second on. That is start-up's (item 6), not what busy tiles cost: the full run settles 8 s.
  */
-export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seconds, settle = 8, flood = null, terminal = BUSY_TERMINAL, strict = false }) {
+export async function busyBelltower({ tiles, rate, seconds, typingSeconds = seconds, settle = 8, flood = null, terminal = BUSY_TERMINAL, strict = false, env = {} }) {
   const keys = await keyProbe();
   const grid = startGrid({
     specs: commands(tiles, rate, flood),
     cols: terminal.cols,
     rows: terminal.rows,
-    env: { BENCH_KEYS_UDP: String(keys.port) },
+    env: { ...env, BENCH_KEYS_UDP: String(keys.port) },
     probe: { loop: true },
   });
   const noise = await idleNode();

@@ -19,6 +19,8 @@ import { createRequire } from 'node:module';
 interface CloexecAddon {
   /** False when `fd` is not open (nothing to leak); throws on any other failure. */
   setCloexec(fd: number): boolean;
+  /** A duplicate of `fd` above stderr, close-on-exec from the start; -1 when `fd` is not open. */
+  dupCloexec?(fd: number): number;
 }
 
 export class CloseOnExecError extends Error {
@@ -44,6 +46,14 @@ function load(): CloexecAddon | null {
 }
 
 let inheritedMarked = false;
+
+/** A close-on-exec duplicate of `fd` for another thread to hold: it stays this open file until
+ * that thread closes it, whatever the main thread closes meanwhile. Null where it cannot be made
+ * (Windows, an addon built before it had the call, `fd` not open). */
+export function duplicateCloseOnExec(fd: number): number | null {
+  const copy = load()?.dupCloexec?.(fd);
+  return typeof copy === 'number' && copy > 2 ? copy : null;
+}
 
 /** Mark `fd` close-on-exec. */
 export function closeOnExec(fd: number): void {

@@ -110,7 +110,13 @@ export async function hostSession(options: HostOptions): Promise<number> {
   if (serving) process.stderr.on('error', () => undefined);
   const logPath = join(dirs.log, 'belltower.log');
   const log = fileLogger(logPath);
-  const terminal = serving ? null : new UserTerminal(process.stdin, process.stdout);
+  const terminal = serving
+    ? null
+    : new UserTerminal(process.stdin, process.stdout, {
+        // BELLTOWER_KEYBOARD_THREAD=0 reads keys on the main thread (the bench's baseline).
+        keyboardThread: process.env.BELLTOWER_KEYBOARD_THREAD !== '0',
+        log,
+      });
   const firstSize = serving ?? { cols: terminal?.cols ?? FALLBACK_SIZE.cols, rows: terminal?.rows ?? FALLBACK_SIZE.rows };
 
   // Inside tmux, COLORTERM rarely says it: ask tmux what the terminal outside can show. Tiles are

@@ -114,6 +114,11 @@ export class PtySession {
     return this.pty && !this.exitInfo ? pendingInput(this.pty) : 0;
   }
 
+  /** The pty master's descriptor while the child runs (undefined where the platform has none). */
+  get master(): number | undefined {
+    return this.pty && !this.exitInfo ? masterFd(this.pty) : undefined;
+  }
+
   /** How many writes the child has not read yet, cheaply (undefined where the pty cannot say). */
   get pendingWrites(): number | undefined {
     return this.pty && !this.exitInfo ? pendingWrites(this.pty) : 0;

@@ -127,6 +127,14 @@ export class Session {
     return this.pty?.inputBacklog ?? 0;
   }
 
+  /** The pty master, for keys written from another thread (the keyboard's: ui/keyboard-thread.ts):
+   * while the child runs and is not being ended, and only when nothing written from this thread
+   * is still queued for it — a key written from there must not pass a key from here. */
+  get keyboardFd(): number | undefined {
+    if (!this.pty || this.ending || this.disposed || this.exitInfo) return undefined;
+    return this.pty.pendingWrites === 0 ? this.pty.master : undefined;
+  }
+
   /** Terminal replies sent to the child, and dropped because it left too much input unread. */
   get replyStats(): { sent: number; dropped: number } {
     return { ...this.replies };

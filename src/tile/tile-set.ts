@@ -265,6 +265,11 @@ export class TileSet implements WorkspaceView {
     this.byId(id)?.type(data);
   }
 
+  /** The program's pty master while it runs and takes input (Session.keyboardFd). */
+  keyboardFd(id: number): number | undefined {
+    return this.byId(id)?.session.keyboardFd;
+  }
+
   submitted(id: number, local: boolean): void {
     this.byId(id)?.submitted(local);
   }

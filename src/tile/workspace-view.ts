@@ -40,6 +40,10 @@ export interface WorkspaceView extends ControlTarget {
   screenOf(id: number): TileScreenView | undefined;
   /** Keystrokes or a paste for the tile's program, exactly as given. */
   input(id: number, data: string): void;
+  /** The descriptor keys for the tile's program may be written to from another thread (its pty
+   * master), while the program runs and takes input; undefined where there is none (a replay, an
+   * ended tile, a platform without one). */
+  keyboardFd?(id: number): number | undefined;
   /** The user submitted a line in the tile (Enter): a prompt, `local` for a slash command. */
   submitted(id: number, local: boolean): void;
   /** The user looked at the tile: an unseen done becomes idle. */

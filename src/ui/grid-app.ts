@@ -20,7 +20,9 @@ import { GridView } from './components/grid-view.js';
 import type { GridModel } from './components/grid-view.js';
 import { nextTickedAgeChange, showsAge, tickedAge } from './format.js';
 import { FrameWriter } from './frame-writer.js';
+import { withoutWritten, type DirectWritten } from './direct-keys.js';
 import { flushPending, INITIAL_PARSER, parseInput } from './input-parser.js';
+import type { KeyTarget } from './keyboard-thread.js';
 import type { InputEvent, ParserState } from './input-parser.js';
 import { compactSize } from './initial-sizes.js';
 import { lastLineOf } from './last-line.js';
@@ -61,7 +63,12 @@ export interface TerminalPort {
   readonly cols: number;
   readonly rows: number;
   write(data: string): void;
-  onInput(listener: (data: string) => void): () => void;
+  /** `direct`: the part of `data` the terminal's keyboard thread already wrote to a tile (see
+   * `directKeys`). */
+  onInput(listener: (data: string, direct?: DirectWritten) => void): () => void;
+  /** Plain typing may go to `target`'s pty before the app sees it (null: to no tile). Absent
+   * where keys reach the app first (an attached client's). */
+  directKeys?(target: KeyTarget | null): void;
   onResized(listener: () => void): () => void;
   /** A terminal at the end of a connection (an attached client) may fall behind: while it is, the
    * grid holds its next frame, and paints what is current then once it has caught up — frames go
@@ -121,6 +128,8 @@ export const MAX_FPS = 30;
 const FRAME_MS = Math.ceil(1000 / MAX_FPS);
 /** A lone ESC is the Escape key once this long passes without the rest of a sequence. */
 const ESCAPE_WAIT_MS = 25;
+/** Looks, 1, 2, 4 … 32 ms apart, for a focused tile's queued writes to be gone (directKeys). */
+const DIRECT_RETRIES = 6;
 /** Resizing a pty makes its program redraw: wait until the window stops changing size. */
 const PTY_RESIZE_DEBOUNCE_MS = 80;
 
@@ -139,6 +148,7 @@ export class GridApp {
   private heldForTerminal = false;
   private ageTimer: NodeJS.Timeout | undefined;
   private escapeTimer: NodeJS.Timeout | undefined;
+  private directRetry: NodeJS.Timeout | undefined;
   private resizeTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   private visible = new Set<number>();
@@ -219,12 +229,13 @@ export class GridApp {
       view.onChange(() => {
         this.markChrome();
         this.notifications.changed();
+        this.directKeys();
       }),
       view.onActivity((id) => {
         if (this.visible.has(id)) this.markBodies();
       }),
       view.onRing((id, state) => this.ring(id, state)),
-      terminal.onInput((data) => this.input(data)),
+      terminal.onInput((data, direct) => this.input(data, direct)),
       terminal.onResized(() => {
         this.frames.invalidate();
         this.markChrome();
@@ -255,8 +266,9 @@ export class GridApp {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.options.terminal.directKeys?.(null);
     for (const off of this.unsubscribe.splice(0)) off();
-    for (const timer of [this.paintTimer, this.ageTimer, this.escapeTimer, this.resizeTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.paintTimer, this.ageTimer, this.escapeTimer, this.resizeTimer, this.directRetry]) if (timer) clearTimeout(timer);
     this.notifications.stop();
     this.chrome?.unmount();
     this.chrome = null;
@@ -267,23 +279,49 @@ export class GridApp {
     return this.ui;
   }
 
-  private input(data: string): void {
+  private input(data: string, direct?: DirectWritten): void {
     if (this.escapeTimer) clearTimeout(this.escapeTimer);
     this.escapeTimer = undefined;
     const parsed = parseInput(this.parser, data);
     this.parser = parsed.state;
-    this.handle(parsed.events);
+    this.handle(parsed.events, direct);
     if (this.parser.pending !== '') {
       this.escapeTimer = setTimeout(() => {
         this.escapeTimer = undefined;
         const flushed = flushPending(this.parser);
         this.parser = flushed.state;
         this.handle(flushed.events);
+        this.directKeys();
       }, ESCAPE_WAIT_MS);
+    }
+    this.directKeys();
+  }
+
+  /**
+   * Tell the terminal which tile plain typing may go to before this thread sees it: the focused
+   * one, while nothing else can take a key (an overlay, a scroll view, an escape sequence half
+   * read) and its program runs. What that tile is sent for those keys is exactly what was typed
+   * (direct-keys.ts), so only when it arrives changes.
+   */
+  private directKeys(retry = 0): void {
+    const { terminal, view } = this.options;
+    if (!terminal.directKeys || this.stopped) return;
+    if (this.directRetry) clearTimeout(this.directRetry);
+    this.directRetry = undefined;
+    const ui = this.ui;
+    const ready = ui.mode === 'focus' && !ui.overlay && !ui.scroll && this.parser.pending === '' && this.parser.paste === null && !this.escapeTimer;
+    const info = ready ? view.tileInfos()[ui.selected] : undefined;
+    const fd = info && info.state !== 'exited' ? view.keyboardFd?.(info.id) : undefined;
+    terminal.directKeys(info && fd !== undefined ? { tileId: info.id, fd, escapeKey: this.settings(info.id).escapeKey ?? this.options.escapeKey } : null);
+    // A tile with this thread's own writes still queued (the key just handled here) takes keys
+    // from the other thread once they are gone: look again shortly, a few times, not for ever (a
+    // program that does not read its input keeps them queued).
+    if (info && info.state !== 'exited' && fd === undefined && retry < DIRECT_RETRIES) {
+      this.directRetry = setTimeout(() => this.directKeys(retry + 1), 1 << retry);
     }
   }
 
-  private handle(events: InputEvent[]): void {
+  private handle(events: InputEvent[], direct?: DirectWritten): void {
     if (events.length === 0 || this.stopped) return;
     const infos = this.options.view.tileInfos();
     const summaries = infos.map((info) => this.summary(info));
@@ -325,7 +363,7 @@ export class GridApp {
       this.ui = step.state;
       effects.push(...step.effects);
     }
-    for (const effect of effects) this.perform(effect);
+    for (const effect of direct ? withoutWritten(effects, direct) : effects) this.perform(effect);
     this.kept(before);
     if (this.ui !== before) {
       if (this.ui.zoomed !== before.zoomed || this.ui.selected !== before.selected || this.ui.layoutMode !== before.layoutMode || this.ui.hideIdle !== before.hideIdle) this.applySizes();

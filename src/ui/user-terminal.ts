@@ -3,11 +3,25 @@
  * its keyboard. Entering switches to the alternate screen with raw input, bracketed paste, focus
  * reporting and the application keypad; restoring undoes exactly that, once, synchronously — it is safe to call from any exit
  * path, a crash handler included.
+ *
+ * The keyboard is read on a thread of its own where one can start (keyboard-thread.ts), which
+ * writes plain typing straight to the tile `directKeys` names; on the main thread otherwise, and
+ * from the moment that thread fails.
  */
 import type { ReadStream, WriteStream } from 'node:tty';
 
 import { Listeners } from '../platform/listeners.js';
+import type { Logger } from '../platform/logger.js';
 import { ENTER_SEQUENCE, MOUSE_ON, RESTORE_SEQUENCE } from '../platform/terminal-sequences.js';
+import type { DirectWritten } from './direct-keys.js';
+import { KeyboardThread, type KeyTarget } from './keyboard-thread.js';
+
+export interface UserTerminalOptions {
+  /** Read the keyboard on a thread of its own (default: true). */
+  keyboardThread?: boolean;
+  /** Why the keyboard's thread is not used or stopped (warn), what it did (info): for the log. */
+  log?: Logger;
+}
 
 export class NotATerminal extends Error {
   override name = 'NotATerminal';
@@ -16,14 +30,17 @@ export class NotATerminal extends Error {
 export class UserTerminal {
   private entered = false;
   private restored = false;
-  private readonly inputs = new Listeners<[data: string]>();
+  private readonly inputs = new Listeners<[data: string, direct: DirectWritten | undefined]>();
   private readonly resizes = new Listeners<[]>();
-  private readonly onData = (data: string | Buffer) => this.inputs.emit(typeof data === 'string' ? data : data.toString('utf8'));
+  private readonly onData = (data: string | Buffer) => this.inputs.emit(typeof data === 'string' ? data : data.toString('utf8'), undefined);
   private readonly onResize = () => this.resizes.emit();
+  private keyboard: KeyboardThread | null = null;
+  private readingOnMain = false;
 
   constructor(
     private readonly stdin: ReadStream,
     private readonly stdout: WriteStream,
+    private readonly options: UserTerminalOptions = {},
   ) {
     if (!stdin.isTTY || !stdout.isTTY) throw new NotATerminal('the full-screen UI needs a terminal on stdin and stdout');
   }
@@ -40,9 +57,8 @@ export class UserTerminal {
     if (this.entered) return;
     this.entered = true;
     this.stdin.setRawMode(true);
-    this.stdin.setEncoding('utf8');
-    this.stdin.on('data', this.onData);
-    this.stdin.resume();
+    if (this.options.keyboardThread !== false) this.keyboard = this.startKeyboard();
+    if (!this.keyboard) this.readOnMain();
     this.stdout.on('resize', this.onResize);
     this.write(ENTER_SEQUENCE + (options.mouse ? MOUSE_ON : ''));
   }
@@ -52,6 +68,11 @@ export class UserTerminal {
     if (!this.entered || this.restored) return;
     this.restored = true;
     this.stdout.off('resize', this.onResize);
+    if (this.keyboard) {
+      this.keyboard.stop();
+      this.options.log?.('info', "the keyboard's thread stopped", { ...this.keyboard.stats });
+    }
+    this.keyboard = null;
     this.stdin.off('data', this.onData);
     this.write(RESTORE_SEQUENCE, true);
     try {
@@ -76,8 +97,47 @@ export class UserTerminal {
     }
   }
 
-  onInput(listener: (data: string) => void): () => void {
+  /** Each chunk of keys, in order; `direct`: the part the keyboard's thread already wrote to a tile. */
+  onInput(listener: (data: string, direct?: DirectWritten) => void): () => void {
     return this.inputs.add(listener);
+  }
+
+  /** Plain typing may go straight to `target`'s pty (null: to no tile), where the keyboard has a
+   * thread of its own. */
+  directKeys(target: KeyTarget | null): void {
+    this.keyboard?.directTo(target);
+  }
+
+  /** Whether keys are read on a thread of their own (for the log and the tests). */
+  get keyboardThreaded(): boolean {
+    return this.keyboard !== null;
+  }
+
+  private startKeyboard(): KeyboardThread | null {
+    const fd = (this.stdin as ReadStream & { fd?: unknown }).fd;
+    try {
+      const keyboard = new KeyboardThread({
+        fd: typeof fd === 'number' ? fd : 0,
+        onFailure: (reason) => {
+          this.keyboard = null;
+          this.options.log?.('warn', `the keyboard's thread stopped (${reason}): keys are read on the main thread`);
+          if (!this.restored) this.readOnMain();
+        },
+      });
+      keyboard.onInput((data, direct) => this.inputs.emit(data, direct));
+      return keyboard;
+    } catch (error) {
+      this.options.log?.('warn', `the keyboard's thread did not start (${(error as Error).message}): keys are read on the main thread`);
+      return null;
+    }
+  }
+
+  private readOnMain(): void {
+    if (this.readingOnMain) return;
+    this.readingOnMain = true;
+    this.stdin.setEncoding('utf8');
+    this.stdin.on('data', this.onData);
+    this.stdin.resume();
   }
 
   onResized(listener: () => void): () => void {

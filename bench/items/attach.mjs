@@ -128,10 +128,10 @@ export async function attachFirstFrame({ tiles = 20, runs = 5 } = {}) {
   }
 }
 
-export async function attachKeys({ tiles = 9, rate = 50_000, seconds = 8, settle = 2, strict = false } = {}) {
+export async function attachKeys({ tiles = 9, rate = 50_000, seconds = 8, settle = 2, strict = false, env = {} } = {}) {
   const keys = await keyProbe();
   const specs = Array.from({ length: tiles }, () => `'${process.execPath}' '${STREAM}' ${rate}`);
-  const server = await detachedServer(specs, { BENCH_KEYS_UDP: String(keys.port) });
+  const server = await detachedServer(specs, { ...env, BENCH_KEYS_UDP: String(keys.port) });
   try {
     await server.detach();
     const client = await server.attach();

@@ -1,7 +1,9 @@
 /**
  * `belltower attach`: the thin client. It relays — raw keys up the socket, the server's frames to
  * the terminal, the window's size as a resize — and draws nothing itself, so it loads neither
- * React nor xterm. The terminal is put back (main screen, cursor, modes, cooked input) on every
+ * React nor xterm. Keys go up the server's keys socket instead when the welcome names it (read
+ * there by a thread that does nothing else: wire-protocol.ts), and up the attach socket again if
+ * that connection cannot be made or goes. The terminal is put back (main screen, cursor, modes, cooked input) on every
  * way out: an exit from the server, a detach, the server going away, a signal.
  */
 import { writeSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { createConnection } from 'node:net';
 import type { Socket } from 'node:net';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { ENTER_SEQUENCE, RESTORE_SEQUENCE } from '../platform/terminal-sequences.js';
+import { keysSocketPath } from '../wire/attach-socket-path.js';
 import { CLIENT_ENV_NAMES, encode, inputFrames, WIRE_VERSION, WireDecoder, WireError } from '../wire/wire-protocol.js';
 import type { ClientOptions, ServerMessage } from '../wire/wire-protocol.js';
 
@@ -108,6 +111,7 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
       stdin.pause();
       stdout.off('resize', onResize);
       socket.destroy();
+      keysSocket?.destroy();
       // The signal handlers and the exit hook stay until the terminal is back: a Ctrl-C or a kill
       // while the last frames go out must not leave it on the grid's screen.
       const done = () => {
@@ -151,8 +155,36 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
     const send = (frame: Buffer) => {
       if (!socket.destroyed) socket.write(frame);
     };
+    /** The keys connection, while it is up. */
+    let keysSocket: Socket | null = null;
     const onKeys = (data: Buffer | string) => {
-      for (const frame of inputFrames(typeof data === 'string' ? data : data.toString('utf8'))) send(frame);
+      const keys = keysSocket && !keysSocket.destroyed ? keysSocket : null;
+      for (const frame of inputFrames(typeof data === 'string' ? data : data.toString('utf8'))) {
+        if (keys) keys.write(frame);
+        else send(frame);
+      }
+    };
+    /** Keys are read once they have a way up: the keys connection, or the attach socket without it. */
+    const readKeys = () => {
+      if (finished) return;
+      stdin.on('data', onKeys);
+      stdin.resume();
+    };
+    const connectKeys = (token: string) => {
+      const keys = createConnection(keysSocketPath(options.path));
+      let settled = false;
+      keys.once('connect', () => {
+        settled = true;
+        keys.write(encode({ type: 'keys', token }));
+        keysSocket = keys;
+        readKeys();
+      });
+      keys.on('error', () => undefined); // 'close' follows
+      keys.once('close', () => {
+        if (keysSocket === keys) keysSocket = null;
+        if (!settled) readKeys();
+      });
+      keys.on('data', () => undefined); // the server sends nothing on it
     };
     const onResize = () => send(encode({ type: 'resize', ...size() }));
     // A closed terminal or a kill: this client goes, the session stays.
@@ -173,8 +205,8 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
           entered = true;
           blocking(false);
           stdin.setRawMode(true);
-          stdin.on('data', onKeys);
-          stdin.resume();
+          if (message.keys !== undefined) connectKeys(message.keys);
+          else readKeys();
           stdout.on('resize', onResize);
           write(ENTER_SEQUENCE);
           return;

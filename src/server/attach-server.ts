@@ -3,11 +3,20 @@
  * is. A connection must say hello (this protocol, this version) within a few seconds, and then
  * becomes an attached client with a grid of its own; a peer that sends anything else, or too
  * much, is dropped without touching the session.
+ *
+ * Beside it, `<session>.sock.keys`: the keys socket, read by the server's keyboard thread
+ * (ui/keyboard-thread.ts). Each welcome carries a fresh token; a client that connects there with it
+ * sends its keys that way, and plain typing for the tile it is focused on reaches the tile's pty
+ * without waiting for this thread. Where the thread cannot start, welcomes carry no token and keys
+ * come on the attach socket, as from a client that does not use it.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { listenPrivate, removeSocket, SocketBusyError } from '../platform/private-socket.js';
 import type { Logger } from '../platform/logger.js';
+import { KeyboardThread } from '../ui/keyboard-thread.js';
+import { keysSocketPath } from '../wire/attach-socket-path.js';
 import { encode, WIRE_VERSION, WireDecoder, WireError } from '../wire/wire-protocol.js';
 import type { Hello } from '../wire/wire-protocol.js';
 import { ClientLink } from './client-link.js';
@@ -25,6 +34,8 @@ export interface AttachServerOptions {
   session: string;
   version: string;
   logger: Logger;
+  /** Read clients' keys on a thread of their own (default: true). */
+  keyboardThread?: boolean;
   /** A client said a good hello: start its grid. */
   attached(link: ClientLink): void;
   /** A client went (detached, dropped, or its connection closed). */
@@ -35,10 +46,15 @@ export class AttachServerError extends Error {
   override name = 'AttachServerError';
 }
 
+/** How long the keyboard thread may take to listen before clients are welcomed without it. */
+const KEYS_READY_MS = 5000;
+
 export class AttachServer {
   private readonly links = new Set<ClientLink>();
   private readonly sockets = new Set<Socket>();
   private nextId = 1;
+  private keyboard: KeyboardThread | null = null;
+  private keyboardSettled: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly server: Server,
@@ -56,7 +72,62 @@ export class AttachServer {
       if (error instanceof SocketBusyError) throw new AttachServerError(error.message);
       throw error;
     }
+    // A client that connects meanwhile (the launcher, at once) is read once this is settled, so
+    // that its welcome can name the keys socket.
+    if (options.keyboardThread !== false) {
+      attach.keyboardSettled = attach.startKeyboard();
+      await attach.keyboardSettled;
+    }
     return attach;
+  }
+
+  /** The keys socket and its thread. The attach folder is private (listenPrivate checked it), and
+   * this server holds the session's lock and its attach socket: a keys socket there is a dead
+   * server's, removed (a link there is removed, never followed). */
+  private async startKeyboard(): Promise<void> {
+    const keysPath = keysSocketPath(this.path);
+    removeSocket(keysPath);
+    const { logger } = this.options;
+    let keyboard: KeyboardThread;
+    try {
+      keyboard = new KeyboardThread({
+        input: { kind: 'sockets', path: keysPath },
+        onInput: (source, data, direct) => this.linkOf(source)?.input(data, direct),
+        onConnected: (source) => {
+          const link = this.linkOf(source);
+          if (link && this.keyboard) link.keysConnected({ directTo: (target) => this.keyboard?.directTo(source, target) });
+        },
+        onDropped: (source, why) => {
+          logger('warn', `attach: a client dropped: its keys connection: ${why}`, { client: source });
+          this.linkOf(source)?.close('ended', 1, `belltower: the keys connection broke the attach protocol (${why})`);
+        },
+        onFailure: (reason) => {
+          this.keyboard = null;
+          for (const link of this.links) link.keysConnected(null);
+          logger('warn', `attach: the keyboard thread stopped (${reason}): clients' keys are read on the main thread`);
+        },
+      });
+    } catch (error) {
+      logger('warn', `attach: the keyboard thread did not start (${(error as Error).message}): clients' keys are read on the main thread`);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not listening after ${KEYS_READY_MS} ms`)), KEYS_READY_MS)));
+    try {
+      await Promise.race([keyboard.ready, late]);
+      this.keyboard = keyboard;
+    } catch (error) {
+      keyboard.stop();
+      removeSocket(keysPath);
+      logger('warn', `attach: the keys socket is not used (${(error as Error).message}): clients' keys are read on the main thread`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private linkOf(id: number): ClientLink | undefined {
+    for (const link of this.links) if (link.id === id && !link.isClosed) return link;
+    return undefined;
   }
 
   get clients(): readonly ClientLink[] {
@@ -66,6 +137,12 @@ export class AttachServer {
   /** Let every client go (the session ends) and stop listening. */
   async close(reason: 'quit' | 'ended' | 'killed', status: number, message?: string): Promise<void> {
     for (const link of this.links) link.close(reason, status, message);
+    if (this.keyboard) {
+      this.keyboard.stop();
+      this.options.logger('info', 'attach: the keyboard thread stopped', { ...this.keyboard.stats });
+      this.keyboard = null;
+      removeSocket(keysSocketPath(this.path));
+    }
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     removeSocket(this.path);
     // Give the exit frames a moment to leave, then drop whatever is left.
@@ -75,6 +152,8 @@ export class AttachServer {
 
   private accept(socket: Socket): void {
     this.sockets.add(socket);
+    socket.pause();
+    void this.keyboardSettled.then(() => socket.resume());
     const decoder = new WireDecoder('client');
     let link: ClientLink | null = null;
     let window = { start: Date.now(), count: 0 };
@@ -94,6 +173,7 @@ export class AttachServer {
       this.sockets.delete(socket);
       if (link) {
         this.links.delete(link);
+        this.keyboard?.removeClient(link.id);
         this.options.detached(link);
       }
     });
@@ -118,7 +198,9 @@ export class AttachServer {
           clearTimeout(helloTimer);
           link = new ClientLink(socket, message, this.nextId++);
           this.links.add(link);
-          socket.write(encode({ type: 'welcome', wire: WIRE_VERSION, version: this.options.version, session: this.options.session }));
+          const token = this.keyboard ? randomBytes(16).toString('hex') : undefined;
+          if (token) this.keyboard?.addClient(link.id, token);
+          socket.write(encode({ type: 'welcome', wire: WIRE_VERSION, version: this.options.version, session: this.options.session, ...(token ? { keys: token } : {}) }));
           this.options.logger('info', 'attach: a client attached', { client: link.id, cols: message.cols, rows: message.rows, version: message.version });
           this.options.attached(link);
           continue;

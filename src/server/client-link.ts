@@ -6,7 +6,9 @@
  */
 import type { Socket } from 'node:net';
 import { Listeners } from '../platform/listeners.js';
+import type { DirectWritten } from '../ui/direct-keys.js';
 import type { TerminalPort } from '../ui/grid-app.js';
+import type { KeyTarget } from '../ui/keyboard-thread.js';
 import { encode } from '../wire/wire-protocol.js';
 import type { ExitReason, Hello } from '../wire/wire-protocol.js';
 
@@ -20,7 +22,10 @@ export class ClientLink implements TerminalPort {
   private size: { cols: number; rows: number };
   private behind = false;
   private closed = false;
-  private readonly inputs = new Listeners<[data: string]>();
+  private readonly inputs = new Listeners<[data: string, direct: DirectWritten | undefined]>();
+  /** Where the client's keys connection is read (the server's keyboard thread), once it has one:
+   * plain typing for the focused tile may go to its pty from there. */
+  private keys: { directTo(target: KeyTarget | null): void } | null = null;
   private readonly resizes = new Listeners<[]>();
   private readonly catchUps = new Listeners<[]>();
   /** Frames dropped because the client was not reading, for the log. */
@@ -76,18 +81,33 @@ export class ClientLink implements TerminalPort {
     if (this.socket.writableLength > MAX_UNREAD_BYTES) this.behind = true;
   }
 
-  onInput(listener: (data: string) => void): () => void {
+  onInput(listener: (data: string, direct?: DirectWritten) => void): () => void {
     return this.inputs.add(listener);
+  }
+
+  /** The client's keys come over its keys connection now, read by the server's keyboard thread
+   * (null: not any more — that thread stopped, and the client sends them on this socket). */
+  keysConnected(keys: { directTo(target: KeyTarget | null): void } | null): void {
+    this.keys = keys;
+  }
+
+  /** Whether the client's keys come over its keys connection (the keyboard thread reads them). */
+  get keysThreaded(): boolean {
+    return this.keys !== null;
+  }
+
+  directKeys(target: KeyTarget | null): void {
+    this.keys?.directTo(target);
   }
 
   onResized(listener: () => void): () => void {
     return this.resizes.add(listener);
   }
 
-  /** The client typed. */
-  input(data: string): void {
+  /** The client typed (`direct`: the part the keyboard thread already wrote to a tile). */
+  input(data: string, direct?: DirectWritten): void {
     this.lastActive = Date.now();
-    this.inputs.emit(data);
+    this.inputs.emit(data, direct);
   }
 
   /** The client's terminal changed size. */

@@ -20,6 +20,8 @@ export interface SessionClientsOptions {
   version: string;
   cwd: string;
   logger: Logger;
+  /** Read clients' keys on a thread of their own (AttachServer; default: true). */
+  keyboardThread?: boolean;
   view: WorkspaceView;
   /** The grid for one client; `detach` lets that client go with every tile running. */
   makeApp(link: ClientLink, detach: () => void): GridApp;
@@ -64,6 +66,7 @@ export class SessionClients {
       session: options.session,
       version: options.version,
       logger: options.logger,
+      ...(options.keyboardThread !== undefined ? { keyboardThread: options.keyboardThread } : {}),
       attached: (link) => clients.attached(link),
       detached: (link) => clients.detached(link),
     });

@@ -373,6 +373,7 @@ export async function hostSession(options: HostOptions): Promise<number> {
           version: options.version,
           cwd: process.cwd(),
           logger: log,
+          keyboardThread: process.env.BELLTOWER_KEYBOARD_THREAD !== '0',
           view: tiles,
           earlier: earlyRings,
           makeApp: (link, detach) => {

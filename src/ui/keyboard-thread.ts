@@ -1,5 +1,5 @@
 /**
- * The thread that reads the user's keyboard (keyboard-worker.ts), owned from the main thread.
+ * The thread that reads keys (keyboard-worker.ts), owned from the main thread.
  *
  * The main thread parses every tile's output, paints, renders the chrome and starts git; a key
  * read there waits behind whichever of those is running (docs/performance.md, goal 2). Read on a
@@ -7,32 +7,40 @@
  * key still reaches the main thread, in order, for what it means to the UI (the typed line, a
  * prompt's Enter, the key that leaves the tile).
  *
- * `directTo` names the tile that has the keyboard (null: none): the grid says so after each chunk
- * it handled and whenever a tile changes, and only while it is focused on a tile, with no overlay,
- * no scroll view and no escape sequence half read.
+ * Keys come from sources: the user's terminal (`terminal`: source 0), or a session server's
+ * clients over its keys socket (`sockets`: each client a source, named to the thread with the token
+ * its welcome carries). `directTo` names the tile that has a source's keyboard (null: none): a
+ * grid says so after each chunk it handled and whenever a tile changes, and only while it is
+ * focused on a tile, with no overlay, no scroll view and no escape sequence half read.
  */
 import { Worker } from 'node:worker_threads';
 
 import { duplicateCloseOnExec } from '../platform/close-on-exec.js';
-import { Listeners } from '../platform/listeners.js';
 import type { DirectWritten } from './direct-keys.js';
 
-/** What the worker is started with. */
-export interface KeyboardData {
-  /** The user's terminal (0). */
-  fd: number;
-}
+/** What the worker is started with: the terminal to read, or the keys socket to listen on. */
+export type KeyboardData = { kind: 'terminal'; fd: number } | { kind: 'sockets'; path: string };
 
 export type ToKeyboard =
   /** `fd` is the worker's own duplicate of the tile's pty master, now its to close. */
-  | { type: 'target'; id: number; tileId: number; fd: number; escapeKey: string; seen: number }
-  | { type: 'release' }
+  | { type: 'target'; source: number; id: number; tileId: number; fd: number; escapeKey: string; seen: number }
+  | { type: 'release'; source: number }
+  /** A client of the server's, and the token its keys connection names it by. */
+  | { type: 'client'; source: number; token: string }
+  /** That client is gone: its connection is closed and its target let go. */
+  | { type: 'gone'; source: number }
   | { type: 'stop' };
 
 export type FromKeyboard =
-  | { type: 'input'; seq: number; data: string; direct?: DirectWritten }
+  | { type: 'input'; source: number; seq: number; data: string; direct?: DirectWritten }
   /** The target `id` came after a chunk the main thread had not seen: name it again. */
-  | { type: 'refused'; id: number }
+  | { type: 'refused'; source: number; id: number }
+  /** The keys socket takes connections. */
+  | { type: 'listening' }
+  /** A client's keys connection named its client: its keys come from there now. */
+  | { type: 'connected'; source: number }
+  /** A client's keys connection broke the protocol and was closed. */
+  | { type: 'dropped'; source: number; why: string }
   | { type: 'error'; message: string };
 
 /** The tile that may take plain typing straight away. */
@@ -45,31 +53,54 @@ export interface KeyTarget {
 }
 
 export interface KeyboardThreadOptions {
-  /** The user's terminal. */
-  fd: number;
-  /** The thread stopped without being asked (it could not read the terminal, or crashed):
-   * keys must be read on the main thread from now on. */
+  input: KeyboardData;
+  /** Every chunk of keys, in order per source; `direct`: the part the worker wrote to a tile. */
+  onInput(source: number, data: string, direct: DirectWritten | undefined): void;
+  /** A client's keys connection named it (`sockets`). */
+  onConnected?(source: number): void;
+  /** A client's keys connection broke the protocol and was closed: the server lets it go. */
+  onDropped?(source: number, why: string): void;
+  /** The thread stopped without being asked (it could not read the terminal or listen, or
+   * crashed): keys must be read on the main thread from now on. */
   onFailure(reason: string): void;
-  /** The built worker; tests run from the sources and name dist's. */
-  workerUrl?: URL;
+}
+
+/** The worker's file, built: dist/ui/keyboard-worker.js from dist/ui and from the bundle
+ * (dist/bundle) alike, and from the sources too (vitest runs src/, and `npm test` builds first):
+ * a worker runs plain JavaScript. */
+function workerFile(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts') ? new URL('../../dist/ui/keyboard-worker.js', here) : new URL('../ui/keyboard-worker.js', here);
+}
+
+interface SourceState {
+  /** The last chunk handed to the listener. */
+  seen: number;
+  /** The target the worker holds or is about to, as far as this side knows. */
+  held: (KeyTarget & { id: number }) | null;
 }
 
 export class KeyboardThread {
   private readonly worker: Worker;
-  private readonly inputs = new Listeners<[data: string, direct: DirectWritten | undefined]>();
-  /** The last chunk handed to the listeners. */
-  private seen = 0;
-  /** The target the worker holds or is about to, as far as this side knows. */
-  private held: (KeyTarget & { id: number }) | null = null;
+  private readonly sources = new Map<number, SourceState>();
   private nextId = 1;
   private stopped = false;
+  /** Resolves once the keys socket listens (at once for a terminal); rejects if it cannot. */
+  readonly ready: Promise<void>;
+  private settle: { resolve(): void; reject(error: Error): void } | null = null;
   /** Chunks read, and those written to a tile whole by the worker: for the log. */
   readonly stats = { chunks: 0, direct: 0 };
 
   constructor(private readonly options: KeyboardThreadOptions) {
-    const data: KeyboardData = { fd: options.fd };
-    this.worker = new Worker(options.workerUrl ?? new URL('../ui/keyboard-worker.js', import.meta.url), {
-      workerData: data,
+    this.ready =
+      options.input.kind === 'terminal'
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            this.settle = { resolve, reject };
+          });
+    this.ready.catch(() => undefined); // a failure is also onFailure's
+    this.worker = new Worker(workerFile(), {
+      workerData: options.input,
       // Its whole job is a read and a write: the smallest heap V8 allows keeps its memory small.
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
       stdout: true,
@@ -80,54 +111,80 @@ export class KeyboardThread {
     this.worker.on('exit', (code) => this.failed(`it exited (${code})`));
   }
 
-  onInput(listener: (data: string, direct: DirectWritten | undefined) => void): () => void {
-    return this.inputs.add(listener);
+  /** A server's client, whose keys connection names it by `token`. */
+  addClient(source: number, token: string): void {
+    if (!this.stopped) this.post({ type: 'client', source, token });
   }
 
-  /** Plain typing may go straight to `target` from now on (null: to no tile). */
-  directTo(target: KeyTarget | null): void {
+  /** That client is gone: its keys connection is closed. */
+  removeClient(source: number): void {
+    this.sources.delete(source);
+    if (!this.stopped) this.post({ type: 'gone', source });
+  }
+
+  /** Plain typing from `source` may go straight to `target` from now on (null: to no tile). */
+  directTo(source: number, target: KeyTarget | null): void {
     if (this.stopped) return;
-    const held = this.held;
+    const state = this.state(source);
+    const held = state.held;
     if (target === null) {
       if (held === null) return;
-      this.held = null;
-      this.post({ type: 'release' });
+      state.held = null;
+      this.post({ type: 'release', source });
       return;
     }
     if (held && held.tileId === target.tileId && held.fd === target.fd && held.escapeKey === target.escapeKey) return;
     const copy = duplicateCloseOnExec(target.fd);
     if (copy === null) {
-      if (held) this.directTo(null);
+      if (held) this.directTo(source, null);
       return;
     }
     const id = this.nextId++;
-    this.held = { ...target, id };
-    this.post({ type: 'target', id, tileId: target.tileId, fd: copy, escapeKey: target.escapeKey, seen: this.seen });
+    state.held = { ...target, id };
+    this.post({ type: 'target', source, id, tileId: target.tileId, fd: copy, escapeKey: target.escapeKey, seen: state.seen });
   }
 
   /** Synchronous, for every exit path: the worker stops reading and closes what it holds. */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.held = null;
+    this.sources.clear();
     this.post({ type: 'stop' });
     void this.worker.terminate();
+  }
+
+  private state(source: number): SourceState {
+    let state = this.sources.get(source);
+    if (!state) this.sources.set(source, (state = { seen: 0, held: null }));
+    return state;
   }
 
   private received(message: FromKeyboard): void {
     if (this.stopped) return;
     switch (message.type) {
       case 'input': {
-        this.seen = message.seq;
+        const state = this.state(message.source);
+        state.seen = message.seq;
         this.stats.chunks++;
         if (message.direct?.chars === message.data.length) this.stats.direct++;
         // The worker lets go of its target on any chunk it did not write whole.
-        if (!message.direct || message.direct.chars < message.data.length) this.held = null;
-        this.inputs.emit(message.data, message.direct);
+        else state.held = null;
+        this.options.onInput(message.source, message.data, message.direct);
         return;
       }
-      case 'refused':
-        if (this.held?.id === message.id) this.held = null;
+      case 'refused': {
+        const state = this.sources.get(message.source);
+        if (state?.held?.id === message.id) state.held = null;
+        return;
+      }
+      case 'listening':
+        this.settle?.resolve();
+        return;
+      case 'connected':
+        this.options.onConnected?.(message.source);
+        return;
+      case 'dropped':
+        this.options.onDropped?.(message.source, message.why);
         return;
       case 'error':
         this.failed(message.message);
@@ -138,6 +195,7 @@ export class KeyboardThread {
   private failed(reason: string): void {
     if (this.stopped) return;
     this.stop();
+    this.settle?.reject(new Error(reason));
     this.options.onFailure(reason);
   }
 

@@ -1,22 +1,27 @@
 /**
- * The keyboard's own thread (started by keyboard-thread.ts): it reads the user's terminal and
- * does nothing else. While the main thread has named a tile that has the keyboard, plain typing
- * (direct-keys.ts) goes from here straight to that tile's pty — a key never waits behind parsing,
- * painting or git on the main thread. Every chunk it reads goes to the main thread too, in order,
- * with how much of it was written already.
+ * The keyboard's own thread (started by keyboard-thread.ts): it reads keys and does nothing else.
+ * Its keys come from the user's terminal (the one-process grid: one source, 0) or from a session
+ * server's attached clients, each over a connection of its own to the server's keys socket (one
+ * source a client, named by the token its welcome gave it). While the main thread has named a
+ * tile that has a source's keyboard, that source's plain typing (direct-keys.ts) goes from here
+ * straight to the tile's pty — a key never waits behind parsing, painting or git on the main
+ * thread. Every chunk goes to the main thread too, in order, with how much of it was written.
  *
  * The pty is written through a duplicate of its master that this thread owns and closes: the main
  * thread's own descriptor may close, and its number be handed out again, at any moment.
  *
- * A target is taken only from a main thread that has seen every chunk read so far (`seen`): one
- * in flight may change what the keys mean (the key that leaves the tile), so a target named
- * before it is refused, and the main thread names it again once it has caught up. Any chunk not
- * written whole ends the target for the same reason.
+ * A target is taken only from a main thread that has seen every chunk the source sent so far
+ * (`seen`): one in flight may change what the keys mean (the key that leaves the tile), so a target
+ * named before it is refused, and the main thread names it again once it has caught up. Any chunk
+ * not written whole ends the target for the same reason.
  */
-import { closeSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, writeSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Socket } from 'node:net';
 import { ReadStream } from 'node:tty';
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { WireDecoder, WireError } from '../wire/wire-protocol.js';
 import { isDirectTyping } from './direct-keys.js';
 import type { FromKeyboard, KeyboardData, ToKeyboard } from './keyboard-thread.js';
 
@@ -27,19 +32,36 @@ interface Target {
   escapeKey: string;
 }
 
+interface Source {
+  read: number;
+  target: Target | null;
+}
+
+/** A client's keys connection: what it may send (as the attach socket allows). */
+const MAX_MESSAGES_PER_SECOND = 2000;
+/** A connection that has not named its client by then is dropped. */
+const TOKEN_TIMEOUT_MS = 5000;
+
 const port = parentPort;
 if (!port) throw new Error('keyboard-worker runs as a worker thread');
-const { fd: inputFd } = workerData as KeyboardData;
+const data = workerData as KeyboardData;
 
-let read = 0;
-let target: Target | null = null;
+const sources = new Map<number, Source>();
+/** Clients the main thread announced, by token, and the connection each one has. */
+const clients = new Map<string, { source: number; socket: Socket | null }>();
 
 const post = (message: FromKeyboard): void => port.postMessage(message);
 
-function release(): void {
-  if (target === null) return;
-  closeQuietly(target.fd);
-  target = null;
+function sourceOf(id: number): Source {
+  let source = sources.get(id);
+  if (!source) sources.set(id, (source = { read: 0, target: null }));
+  return source;
+}
+
+function release(source: Source): void {
+  if (source.target === null) return;
+  closeQuietly(source.target.fd);
+  source.target = null;
 }
 
 function closeQuietly(fd: number): void {
@@ -50,45 +72,136 @@ function closeQuietly(fd: number): void {
   }
 }
 
-/** Characters of `data` the pty took (ASCII: a byte each); 0 when it took none (EAGAIN: the
+/** Characters of `text` the pty took (ASCII: a byte each); 0 when it took none (EAGAIN: the
  * program is not reading its input; EIO: it is gone). */
-function written(fd: number, data: string): number {
+function written(fd: number, text: string): number {
   try {
-    return writeSync(fd, data, null, 'latin1');
+    return writeSync(fd, text, null, 'latin1');
   } catch {
     return 0;
   }
 }
 
-const input = new ReadStream(inputFd);
-input.setEncoding('utf8');
-input.on('data', (chunk: string | Buffer) => {
-  const data = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-  read++;
-  const to = target;
-  const chars = to && isDirectTyping(data, to.escapeKey) ? written(to.fd, data) : 0;
-  if (to && chars < data.length) release();
-  post({ type: 'input', seq: read, data, ...(to && chars > 0 ? { direct: { tileId: to.tileId, chars } } : {}) });
-});
-input.on('error', (error: Error) => post({ type: 'error', message: error.message }));
+/** A chunk of keys from `id`: written to its target when it may be, and told to the main thread. */
+function keys(id: number, text: string): void {
+  const source = sourceOf(id);
+  source.read++;
+  const to = source.target;
+  const chars = to && isDirectTyping(text, to.escapeKey) ? written(to.fd, text) : 0;
+  if (to && chars < text.length) release(source);
+  post({ type: 'input', source: id, seq: source.read, data: text, ...(to && chars > 0 ? { direct: { tileId: to.tileId, chars } } : {}) });
+}
+
+function readTerminal(fd: number): void {
+  const input = new ReadStream(fd);
+  input.setEncoding('utf8');
+  input.on('data', (chunk: string | Buffer) => keys(0, typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
+  input.on('error', (error: Error) => post({ type: 'error', message: error.message }));
+  stops.push(() => input.destroy());
+}
+
+/** A client's keys connection: a `keys` frame naming its client first, then input frames. */
+function acceptClient(socket: Socket): void {
+  const decoder = new WireDecoder('client');
+  let client: { source: number; socket: Socket | null } | null = null;
+  let window = { start: Date.now(), count: 0 };
+  const timer = setTimeout(() => socket.destroy(), TOKEN_TIMEOUT_MS);
+  const drop = (why: string) => {
+    if (client) post({ type: 'dropped', source: client.source, why });
+    socket.destroy();
+  };
+  socket.on('error', () => undefined); // 'close' follows
+  socket.on('close', () => {
+    clearTimeout(timer);
+    if (client && client.socket === socket) client.socket = null;
+  });
+  socket.on('data', (chunk: Buffer) => {
+    const now = Date.now();
+    if (now - window.start >= 1000) window = { start: now, count: 0 };
+    let messages;
+    try {
+      messages = decoder.push(chunk);
+    } catch (error) {
+      if (error instanceof WireError) return drop(error.message);
+      throw error;
+    }
+    window.count += messages.length;
+    if (window.count > MAX_MESSAGES_PER_SECOND) return drop(`over ${MAX_MESSAGES_PER_SECOND} messages a second`);
+    for (const message of messages) {
+      if (socket.destroyed) return;
+      if (!client) {
+        const named = message.type === 'keys' ? clients.get(message.token) : undefined;
+        // A token the main thread did not give, or one already connected: not a client's.
+        if (!named || named.socket !== null) return void socket.destroy();
+        clearTimeout(timer);
+        client = named;
+        client.socket = socket;
+        post({ type: 'connected', source: client.source });
+        continue;
+      }
+      if (message.type !== 'input') return drop(`a ${message.type} on the keys connection`);
+      keys(client.source, message.data);
+    }
+  });
+}
+
+function listenForClients(path: string): void {
+  const server = createServer(acceptClient);
+  server.on('error', (error) => post({ type: 'error', message: `the keys socket: ${error.message}` }));
+  // The attach folder is private (0700, checked by the main thread, which also removed a stale
+  // socket here); the socket is made 0600 as soon as it exists all the same.
+  server.listen(path, () => {
+    try {
+      chmodSync(path, 0o600);
+    } catch (error) {
+      post({ type: 'error', message: `the keys socket: ${(error as Error).message}` });
+      return;
+    }
+    post({ type: 'listening' });
+  });
+  stops.push(() => server.close());
+}
+
+const stops: (() => void)[] = [];
+if (data.kind === 'terminal') readTerminal(data.fd);
+else listenForClients(data.path);
 
 port.on('message', (message: ToKeyboard) => {
   switch (message.type) {
-    case 'target':
-      release();
-      if (message.seen !== read) {
+    case 'target': {
+      const source = sourceOf(message.source);
+      release(source);
+      if (message.seen !== source.read) {
         closeQuietly(message.fd);
-        post({ type: 'refused', id: message.id });
+        post({ type: 'refused', source: message.source, id: message.id });
         return;
       }
-      target = { id: message.id, tileId: message.tileId, fd: message.fd, escapeKey: message.escapeKey };
+      source.target = { id: message.id, tileId: message.tileId, fd: message.fd, escapeKey: message.escapeKey };
       return;
-    case 'release':
-      release();
+    }
+    case 'release': {
+      const source = sources.get(message.source);
+      if (source) release(source);
       return;
+    }
+    case 'client':
+      clients.set(message.token, { source: message.source, socket: null });
+      return;
+    case 'gone': {
+      const source = sources.get(message.source);
+      if (source) release(source);
+      sources.delete(message.source);
+      for (const [token, client] of clients) {
+        if (client.source !== message.source) continue;
+        client.socket?.destroy();
+        clients.delete(token);
+      }
+      return;
+    }
     case 'stop':
-      release();
-      input.destroy();
+      for (const source of sources.values()) release(source);
+      for (const stop of stops.splice(0)) stop();
+      for (const client of clients.values()) client.socket?.destroy();
       port.close();
       return;
   }

@@ -16,10 +16,13 @@ import { ENTER_SEQUENCE, MOUSE_ON, RESTORE_SEQUENCE } from '../platform/terminal
 import type { DirectWritten } from './direct-keys.js';
 import { KeyboardThread, type KeyTarget } from './keyboard-thread.js';
 
+/** The terminal is the keyboard thread's one source. */
+const TERMINAL_SOURCE = 0;
+
 export interface UserTerminalOptions {
   /** Read the keyboard on a thread of its own (default: true). */
   keyboardThread?: boolean;
-  /** Why the keyboard's thread is not used or stopped (warn), what it did (info): for the log. */
+  /** Why the keyboard thread is not used or stopped (warn), what it did (info): for the log. */
   log?: Logger;
 }
 
@@ -70,7 +73,7 @@ export class UserTerminal {
     this.stdout.off('resize', this.onResize);
     if (this.keyboard) {
       this.keyboard.stop();
-      this.options.log?.('info', "the keyboard's thread stopped", { ...this.keyboard.stats });
+      this.options.log?.('info', 'the keyboard thread stopped', { ...this.keyboard.stats });
     }
     this.keyboard = null;
     this.stdin.off('data', this.onData);
@@ -97,7 +100,7 @@ export class UserTerminal {
     }
   }
 
-  /** Each chunk of keys, in order; `direct`: the part the keyboard's thread already wrote to a tile. */
+  /** Each chunk of keys, in order; `direct`: the part the keyboard thread already wrote to a tile. */
   onInput(listener: (data: string, direct?: DirectWritten) => void): () => void {
     return this.inputs.add(listener);
   }
@@ -105,7 +108,7 @@ export class UserTerminal {
   /** Plain typing may go straight to `target`'s pty (null: to no tile), where the keyboard has a
    * thread of its own. */
   directKeys(target: KeyTarget | null): void {
-    this.keyboard?.directTo(target);
+    this.keyboard?.directTo(TERMINAL_SOURCE, target);
   }
 
   /** Whether keys are read on a thread of their own (for the log and the tests). */
@@ -117,17 +120,17 @@ export class UserTerminal {
     const fd = (this.stdin as ReadStream & { fd?: unknown }).fd;
     try {
       const keyboard = new KeyboardThread({
-        fd: typeof fd === 'number' ? fd : 0,
+        input: { kind: 'terminal', fd: typeof fd === 'number' ? fd : 0 },
+        onInput: (_source, data, direct) => this.inputs.emit(data, direct),
         onFailure: (reason) => {
           this.keyboard = null;
-          this.options.log?.('warn', `the keyboard's thread stopped (${reason}): keys are read on the main thread`);
+          this.options.log?.('warn', `the keyboard thread stopped (${reason}): keys are read on the main thread`);
           if (!this.restored) this.readOnMain();
         },
       });
-      keyboard.onInput((data, direct) => this.inputs.emit(data, direct));
       return keyboard;
     } catch (error) {
-      this.options.log?.('warn', `the keyboard's thread did not start (${(error as Error).message}): keys are read on the main thread`);
+      this.options.log?.('warn', `the keyboard thread did not start (${(error as Error).message}): keys are read on the main thread`);
       return null;
     }
   }

@@ -12,3 +12,9 @@ export function attachDir(runtimeDir: string): string {
 export function attachSocketPath(runtimeDir: string, session: string): string {
   return join(attachDir(runtimeDir), `${session}.sock`);
 }
+
+/** The server's keys socket, read by its keyboard thread (wire-protocol.ts, `keys`): the attach
+ * socket's name and `.keys`, which no session's own files end with (`.sock`, `.json`). */
+export function keysSocketPath(attachSocket: string): string {
+  return `${attachSocket}.keys`;
+}

@@ -8,6 +8,12 @@
  * Client → server: hello (first, once), input (the user's bytes), resize, detach.
  * Server → client: welcome or refused (the answer to hello), output (bytes for the terminal),
  * exit (the server let this client go: why, and the status the client ends with).
+ *
+ * A welcome may name a token for the server's keys socket (`<session>.keys.sock` beside the
+ * attach socket, read by the server's keyboard thread): a client that connects there sends a
+ * `keys` frame with the token, then its input frames on that connection instead. A client that
+ * does not, or a server that offers none, keeps input on the attach socket: versions on either
+ * side of this still attach.
  */
 
 export const WIRE_VERSION = 1;
@@ -24,6 +30,7 @@ const TYPE = {
   input: 2,
   resize: 3,
   detach: 4,
+  keys: 5,
   welcome: 65,
   refused: 66,
   output: 67,
@@ -59,12 +66,15 @@ export type ClientMessage =
   | Hello
   | { type: 'input'; data: string }
   | { type: 'resize'; cols: number; rows: number }
-  | { type: 'detach' };
+  | { type: 'detach' }
+  /** First on a keys connection: whose keys follow (the token of its welcome). */
+  | { type: 'keys'; token: string };
 
 export type ExitReason = 'detached' | 'quit' | 'ended' | 'killed';
 
 export type ServerMessage =
-  | { type: 'welcome'; wire: number; version: string; session: string }
+  /** `keys`: the token for the server's keys socket, when it has one. */
+  | { type: 'welcome'; wire: number; version: string; session: string; keys?: string }
   | { type: 'refused'; message: string }
   /** What the client's terminal is to show, as bytes: the client writes them as they came. */
   | { type: 'output'; data: Buffer }
@@ -93,8 +103,10 @@ export function encode(message: WireMessage): Buffer {
     }
     case 'detach':
       return frame(TYPE.detach, Buffer.alloc(0));
+    case 'keys':
+      return frame(TYPE.keys, Buffer.from(message.token, 'utf8'));
     case 'welcome':
-      return frame(TYPE.welcome, json({ wire: message.wire, version: message.version, session: message.session }));
+      return frame(TYPE.welcome, json({ wire: message.wire, version: message.version, session: message.session, ...(message.keys !== undefined ? { keys: message.keys } : {}) }));
     case 'refused':
       return frame(TYPE.refused, Buffer.from(message.message, 'utf8'));
     case 'output':
@@ -187,6 +199,9 @@ function clientMessage(type: number, payload: Buffer): ClientMessage {
       return { type: 'resize', cols: size(payload.readUInt16BE(0)), rows: size(payload.readUInt16BE(2)) };
     case TYPE.detach:
       return { type: 'detach' };
+    case TYPE.keys:
+      if (payload.length === 0 || payload.length > 128) throw new WireError(`a keys frame of ${payload.length} bytes`);
+      return { type: 'keys', token: payload.toString('utf8') };
     default:
       throw new WireError(`a client frame of unknown type ${type}`);
   }
@@ -197,7 +212,7 @@ function serverMessage(type: number, payload: Buffer): ServerMessage {
     case TYPE.welcome: {
       const body = parseObject(payload.toString('utf8'), 'welcome');
       if (typeof body.wire !== 'number') throw new WireError('a welcome without a wire version');
-      return { type: 'welcome', wire: body.wire, version: String(body.version ?? 'unknown'), session: String(body.session ?? '') };
+      return { type: 'welcome', wire: body.wire, version: String(body.version ?? 'unknown'), session: String(body.session ?? ''), ...(typeof body.keys === 'string' && body.keys.length > 0 && body.keys.length <= 128 ? { keys: body.keys } : {}) };
     }
     case TYPE.refused:
       return { type: 'refused', message: payload.toString('utf8') };

@@ -5,6 +5,8 @@
  * the last frame, in order, before the line that says how to come back.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pty from 'node-pty';
@@ -14,6 +16,10 @@ import { packageVersion } from '../../src/cli/version.js';
 import { RESTORE_SEQUENCE } from '../../src/platform/terminal-sequences.js';
 import { AttachServer, attachSocketPath } from '../../src/server/attach-server.js';
 import type { ClientLink } from '../../src/server/client-link.js';
+import { listenPrivate } from '../../src/platform/private-socket.js';
+import { keysSocketPath } from '../../src/wire/attach-socket-path.js';
+import { encode, WIRE_VERSION, WireDecoder } from '../../src/wire/wire-protocol.js';
+import type { ClientMessage } from '../../src/wire/wire-protocol.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'belltower.js');
 
@@ -78,7 +84,64 @@ function startClient(keepTerminal = false): { shown: () => string; exit: Promise
   return { shown: () => shown, exit };
 }
 
+/** A session door that welcomes with a keys token and records what comes on each connection. */
+async function fakeDoor(path: string): Promise<{ server: Server; frames: ClientMessage[]; sockets: Socket[] }> {
+  const frames: ClientMessage[] = [];
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    const decoder = new WireDecoder('client');
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: Buffer) => {
+      for (const message of decoder.push(chunk) as ClientMessage[]) {
+        frames.push(message);
+        if (message.type === 'hello') socket.write(encode({ type: 'welcome', wire: WIRE_VERSION, version: packageVersion(), session: 'proj', keys: 'a1b2' }));
+      }
+    });
+  });
+  await listenPrivate(server, path, () => 'busy');
+  return { server, frames, sockets };
+}
+
 describe('the attach client', () => {
+  it.each([
+    ['the keys socket is not there', false],
+    ['the keys connection closes after the token', true],
+  ])('sends its keys up the attach socket when %s', async (_case, keysSocket) => {
+    const path = server!.path;
+    await server!.close('killed', 143);
+    server = null;
+    const door = await fakeDoor(path);
+    const keysFrames: ClientMessage[] = [];
+    let keys: Server | null = null;
+    if (keysSocket) {
+      keys = createServer((socket) => {
+        const decoder = new WireDecoder('client');
+        socket.on('error', () => undefined);
+        socket.on('data', (chunk: Buffer) => {
+          keysFrames.push(...(decoder.push(chunk) as ClientMessage[]));
+          socket.destroy(); // the server's keyboard thread went away
+        });
+      });
+      await listenPrivate(keys, keysSocketPath(path), () => 'busy');
+    }
+    try {
+      startClient();
+      await until(() => door.frames.some((m) => m.type === 'hello'), 'the hello');
+      if (keysSocket) await until(() => keysFrames.length > 0, 'the token on the keys connection');
+      expect(keysFrames).toEqual(keysSocket ? [{ type: 'keys', token: 'a1b2' }] : []);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      client!.write('hi');
+      await until(() => door.frames.some((m) => m.type === 'input'), 'the keys on the attach socket');
+      expect(door.frames.filter((m) => m.type === 'input').map((m) => (m.type === 'input' ? m.data : '')).join('')).toBe('hi');
+    } finally {
+      for (const socket of door.sockets) socket.destroy();
+      door.server.close();
+      keys?.close();
+    }
+  }, 60_000);
+
+
   it('keeps reading keys while its terminal takes no output, and holds the frames back meanwhile', async () => {
     startClient();
     await until(() => attached.length === 1, 'the client to attach');

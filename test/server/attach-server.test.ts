@@ -100,7 +100,8 @@ describe('the attach server', () => {
     const link = attached[0]!;
     expect([link.cols, link.rows]).toEqual([100, 30]);
     expect(link.hello.env).toEqual({ TERM: 'xterm-256color' });
-    expect(client.messages[0]).toEqual({ type: 'welcome', wire: WIRE_VERSION, version: '9.9.9', session: 'proj' });
+    // With a token for the keys socket (keys-socket.test.ts); this client keeps its keys here.
+    expect(client.messages[0]).toEqual({ type: 'welcome', wire: WIRE_VERSION, version: '9.9.9', session: 'proj', keys: expect.stringMatching(/^[0-9a-f]{32}$/) });
 
     const typed: string[] = [];
     let redraws = 0;

@@ -32,10 +32,13 @@ const tileFd = tile.fd;
 tile.onData((text) => report({ tile: text }));
 const tileClosed = new Promise((resolve) => tile.onExit(resolve));
 
-const keyboard = new KeyboardThread({ fd: 0, onFailure: (reason) => report({ failure: reason }) });
-keyboard.onInput((data, direct) => report({ input: data, direct: direct ?? null }));
+const keyboard = new KeyboardThread({
+  input: { kind: 'terminal', fd: 0 },
+  onInput: (_source, data, direct) => report({ input: data, direct: direct ?? null }),
+  onFailure: (reason) => report({ failure: reason }),
+});
 
-const arm = () => keyboard.directTo({ tileId: 1, fd: tileFd, escapeKey: 'ctrl-\\' });
+const arm = () => keyboard.directTo(0, { tileId: 1, fd: tileFd, escapeKey: 'ctrl-\\' });
 
 const server = net.createServer((socket) => {
   client = socket;
@@ -47,7 +50,7 @@ const server = net.createServer((socket) => {
       const order = JSON.parse(buffered.slice(0, newline));
       buffered = buffered.slice(newline + 1);
       if (order.arm) arm();
-      else if (order.release) keyboard.directTo(null);
+      else if (order.release) keyboard.directTo(0, null);
       else if (order.busyThenArm) {
         const until = Date.now() + order.busyThenArm;
         while (Date.now() < until);

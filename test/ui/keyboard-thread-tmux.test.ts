@@ -1,10 +1,11 @@
 /**
- * The one-process grid reads the keyboard on a thread of its own, which writes plain typing
- * straight to the focused tile (ui/keyboard-thread.ts). Through tmux, typing mixed with keys only
- * the main thread may write (cursor keys the program wants as SS3) reaches the tile's program in
- * the order typed; the key that leaves the tile, and what is typed after it, do not reach it; and
- * the log says how many chunks the thread wrote itself (else this test could pass with the main
- * thread writing everything).
+ * The grid reads keys on a thread of its own, which writes plain typing straight to the focused
+ * tile (ui/keyboard-thread.ts): the one-process grid its terminal, a session server its clients'
+ * keys connections. Through tmux, in both, typing mixed with keys only the main thread may write
+ * (cursor keys the program wants as SS3) reaches the tile's program in the order typed; the key
+ * that leaves the tile, and what is typed after it, do not reach it; and the log says how many
+ * chunks the thread wrote itself (else this test could pass with the main thread writing
+ * everything).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,14 +41,17 @@ async function until(what: string, condition: () => boolean, timeoutMs = 20_000)
   }
 }
 
-describe.skipIf(tmuxMissing() !== null)('the keyboard thread in the one-process grid (tmux)', () => {
-  it('gets typing to the focused tile in the order typed, with the main thread\'s keys between, and nothing after leaving it', async () => {
+describe.skipIf(tmuxMissing() !== null)('the keyboard thread (tmux)', () => {
+  it.each([
+    ['the one-process grid', ['--no-server']],
+    ['a session server and its client', []],
+  ])('in %s: gets typing to the focused tile in the order typed, with the main thread\'s keys between, and nothing after leaving it', async (_name, mode) => {
     const dir = mkdtempSync(join(tmpdir(), 'belltower-keyboard-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const dump = join(dir, 'dump.mjs');
     const record = join(dir, 'record');
     writeFileSync(dump, DUMP);
-    const { tmux, dir: runDir } = start(['--no-server', `${q(process.execPath)} ${q(dump)} ${q(record)}`, '--session', 'keyboard'], { cols: 100, rows: 20 });
+    const { tmux, dir: runDir } = start([...mode, `${q(process.execPath)} ${q(dump)} ${q(record)}`, '--session', 'keyboard'], { cols: 100, rows: 20 });
     await tmux.waitFor('the tile', (s) => s.includes('reading keys'));
     tmux.keys('Enter');
     await tmux.waitFor('focus mode', (s) => s.includes('FOCUS 1'));
@@ -74,7 +78,7 @@ describe.skipIf(tmuxMissing() !== null)('the keyboard thread in the one-process 
 
     await quitCleanly(tmux, runDir);
     const log = readFileSync(join(runDir, 'state', 'log', 'belltower.log'), 'utf8');
-    const stopped = log.split('\n').filter((line) => line.includes("the keyboard's thread stopped")).map((line) => JSON.parse(line) as { data: { chunks: number; direct: number } });
+    const stopped = log.split('\n').filter((line) => line.includes('the keyboard thread stopped')).map((line) => JSON.parse(line) as { data: { chunks: number; direct: number } });
     expect(stopped).toHaveLength(1);
     expect(stopped[0]!.data.direct).toBeGreaterThan(0);
     expect(stopped[0]!.data.chunks).toBeGreaterThan(stopped[0]!.data.direct);

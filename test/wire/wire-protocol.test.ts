@@ -21,10 +21,14 @@ describe('the attach protocol', () => {
     expect(roundTrip({ type: 'input', data: 'q\x1b[A→é' }, 'client')).toEqual([{ type: 'input', data: 'q\x1b[A→é' }]);
     expect(roundTrip({ type: 'resize', cols: 45, rows: 20 }, 'client')).toEqual([{ type: 'resize', cols: 45, rows: 20 }]);
     expect(roundTrip({ type: 'detach' }, 'client')).toEqual([{ type: 'detach' }]);
+    expect(roundTrip({ type: 'keys', token: 'ab12' }, 'client')).toEqual([{ type: 'keys', token: 'ab12' }]);
   });
 
   it('carries each server message as it was sent', () => {
     expect(roundTrip({ type: 'welcome', wire: WIRE_VERSION, version: '0.1.0', session: 'proj' }, 'server')).toEqual([{ type: 'welcome', wire: WIRE_VERSION, version: '0.1.0', session: 'proj' }]);
+    expect(roundTrip({ type: 'welcome', wire: WIRE_VERSION, version: '0.1.0', session: 'proj', keys: 'ab12' }, 'server')).toEqual([{ type: 'welcome', wire: WIRE_VERSION, version: '0.1.0', session: 'proj', keys: 'ab12' }]);
+    // A welcome of a server without a keys socket, or with a token no client would take, names none.
+    expect(new WireDecoder('server').push(rawFrame(65, JSON.stringify({ wire: WIRE_VERSION, version: '0.1.0', session: 'proj', keys: 'x'.repeat(200) })))).toEqual([{ type: 'welcome', wire: WIRE_VERSION, version: '0.1.0', session: 'proj' }]);
     expect(roundTrip({ type: 'refused', message: 'no' }, 'server')).toEqual([{ type: 'refused', message: 'no' }]);
     expect(roundTrip({ type: 'output', data: Buffer.from('\x1b[2J┏━\x07') }, 'server')).toEqual([{ type: 'output', data: Buffer.from('\x1b[2J┏━\x07') }]);
     expect(roundTrip({ type: 'exit', reason: 'detached', status: 0 }, 'server')).toEqual([{ type: 'exit', reason: 'detached', status: 0 }]);
@@ -72,6 +76,8 @@ describe('the attach protocol', () => {
       ['a hello that is not JSON', rawFrame(1, `${HELLO_MAGIC}{wire:`), 'client'],
       ['a hello without a version', rawFrame(1, `${HELLO_MAGIC}{"cols":1}`), 'client'],
       ['a resize of the wrong length', rawFrame(3, Buffer.from([0, 80])), 'client'],
+      ['a keys frame without a token', rawFrame(5, ''), 'client'],
+      ['a keys frame of a token too long', rawFrame(5, 'x'.repeat(129)), 'client'],
       ['an exit without a reason', rawFrame(68, '{"status":0}'), 'server'],
       ['HTTP', Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), 'client'],
     ];

@@ -264,6 +264,12 @@ try {
         else row('2', `frames painted per second, ${name}`, bt.fps.toFixed(1), 'at most 30', bt.fps / 30, '', null);
         row('2', `event-loop delay p99, ${name}`, ms(bt.loopP99), `idle node ${ms(bt.idleLoopP99)}`, bt.loopP99 / bt.idleLoopP99, '< 16 ms', bt.loopP99 < 16);
         row('2', `keystroke → focused tile p99 (p50), ${name}`, `${ms(bt.keyP99)} (${ms(bt.keyP50)})`, `tmux ${ms(tm.keyP99)} (${ms(tm.keyP50)})`, bt.keyP99 / tm.keyP99, '≤ tmux', bt.keyP99 <= tm.keyP99);
+        if (goalConfig) {
+          // What the keyboard thread buys: the same run with keys read on the main thread.
+          const main = await busyBelltower({ ...opts, env: { BELLTOWER_KEYBOARD_THREAD: '0' } });
+          results.busy.at(-1).keysOnMain = main;
+          row('2', `keystroke → focused tile p99 (p50), ${name}: keyboard thread / keys on the main thread`, `${ms(bt.keyP99)} (${ms(bt.keyP50)})`, `main thread ${ms(main.keyP99)} (${ms(main.keyP50)})`, bt.keyP99 / main.keyP99, '', null);
+        }
       }
     });
   }
@@ -297,6 +303,8 @@ try {
       const bk = (results.attachKeys = await attachKeys(opts));
       const tk = (results.attachKeysTmux = await tmuxKeys(opts));
       row('8', 'keystroke → tile through the client p99 (p50), 9 × 50 KB/s', `${ms(bk.keyP99)} (${ms(bk.keyP50)})`, `tmux client ${ms(tk.keyP99)} (${ms(tk.keyP50)})`, bk.keyP99 / tk.keyP99, '≤ tmux', bk.keyP99 <= tk.keyP99);
+      const mk = (results.attachKeysOnMain = await attachKeys({ ...opts, env: { BELLTOWER_KEYBOARD_THREAD: '0' } }));
+      row('8', 'keystroke → tile through the client p99 (p50), 9 × 50 KB/s: keys socket / keys on the server\'s main thread', `${ms(bk.keyP99)} (${ms(bk.keyP50)})`, `main thread ${ms(mk.keyP99)} (${ms(mk.keyP50)})`, bk.keyP99 / mk.keyP99, '', null);
       const i = (results.serverIdle = await idleServer({ tiles: 16, seconds: PLAN.serverIdle, settle: PLAN.serverIdleSettle }));
       row('8', `server CPU, ${i.tiles} idle tiles, no client, ${i.seconds.toFixed(0)} s`, pct(i.belltower.cpu), `tmux server ${pct(i.tmux.cpu)}`, i.belltower.cpu / i.tmux.cpu, '≤ 0.1 %', i.belltower.cpu <= 0.001);
       row('8', 'server bytes written (write calls of any kind, eventfd wake-ups included); wake-ups/s', `${i.belltower.bytes} B${i.belltower.changed.length > 0 ? ` (files changed: ${i.belltower.changed.join(', ')})` : ''}; ${i.belltower.wakeupsPerSecond.toFixed(2)}`, `tmux ${i.tmux.bytes} B; ${i.tmux.wakeupsPerSecond.toFixed(2)}`, NaN, 'nothing', null);

@@ -112,6 +112,7 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
       stdout.off('resize', onResize);
       socket.destroy();
       keysSocket?.destroy();
+      connecting?.destroy();
       // The signal handlers and the exit hook stay until the terminal is back: a Ctrl-C or a kill
       // while the last frames go out must not leave it on the grid's screen.
       const done = () => {
@@ -155,8 +156,9 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
     const send = (frame: Buffer) => {
       if (!socket.destroyed) socket.write(frame);
     };
-    /** The keys connection, while it is up. */
+    /** The keys connection, while it is up; `connecting`, while it is being made. */
     let keysSocket: Socket | null = null;
+    let connecting: Socket | null = null;
     const onKeys = (data: Buffer | string) => {
       const keys = keysSocket && !keysSocket.destroyed ? keysSocket : null;
       for (const frame of inputFrames(typeof data === 'string' ? data : data.toString('utf8'))) {
@@ -171,10 +173,11 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
       stdin.resume();
     };
     const connectKeys = (token: string) => {
-      const keys = createConnection(keysSocketPath(options.path));
+      const keys = (connecting = createConnection(keysSocketPath(options.path)));
       let settled = false;
       keys.once('connect', () => {
         settled = true;
+        connecting = null;
         keys.write(encode({ type: 'keys', token }));
         keysSocket = keys;
         readKeys();
@@ -182,6 +185,7 @@ export function relay(socket: Socket, options: AttachOptions): Promise<AttachOut
       keys.on('error', () => undefined); // 'close' follows
       keys.once('close', () => {
         if (keysSocket === keys) keysSocket = null;
+        if (connecting === keys) connecting = null;
         if (!settled) readKeys();
       });
       keys.on('data', () => undefined); // the server sends nothing on it

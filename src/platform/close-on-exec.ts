@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 interface CloexecAddon {
   /** False when `fd` is not open (nothing to leak); throws on any other failure. */
   setCloexec(fd: number): boolean;
-  /** A duplicate of `fd` above stderr, close-on-exec from the start; -1 when `fd` is not open. */
+  /** A duplicate of `fd` above stderr, close-on-exec from the start; -1 when none was made. */
   dupCloexec?(fd: number): number;
 }
 
@@ -49,7 +49,7 @@ let inheritedMarked = false;
 
 /** A close-on-exec duplicate of `fd` for another thread to hold: it stays this open file until
  * that thread closes it, whatever the main thread closes meanwhile. Null where it cannot be made
- * (Windows, an addon built before it had the call, `fd` not open). */
+ * (Windows, an addon built before it had the call, `fd` not open, no descriptor left). */
 export function duplicateCloseOnExec(fd: number): number | null {
   const copy = load()?.dupCloexec?.(fd);
   return typeof copy === 'number' && copy > 2 ? copy : null;

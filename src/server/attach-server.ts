@@ -152,12 +152,18 @@ export class AttachServer {
 
   private accept(socket: Socket): void {
     this.sockets.add(socket);
-    socket.pause();
-    void this.keyboardSettled.then(() => socket.resume());
     const decoder = new WireDecoder('client');
     let link: ClientLink | null = null;
     let window = { start: Date.now(), count: 0 };
-    const helloTimer = setTimeout(() => drop('no hello'), HELLO_TIMEOUT_MS);
+    let helloTimer: NodeJS.Timeout | undefined;
+    // Read once the keyboard thread is settled (its welcome may name the keys socket); the hello's
+    // time starts then.
+    socket.pause();
+    void this.keyboardSettled.then(() => {
+      if (socket.destroyed) return;
+      helloTimer = setTimeout(() => drop('no hello'), HELLO_TIMEOUT_MS);
+      socket.resume();
+    });
     const drop = (why: string) => {
       this.options.logger('warn', `attach: a client dropped: ${why}`);
       socket.destroy();

@@ -7,9 +7,10 @@
  * that line is lost with the last bytes before the exit (upstream #72) — so the likely causes are
  * checked before spawning, and the perror line is only a second chance.
  */
+import { closeSync } from 'node:fs';
 import { constants } from 'node:os';
 import { spawn as ptySpawn, type IPty } from 'node-pty';
-import { CloseOnExecError, closeInheritedOnExec, closeOnExec } from '../platform/close-on-exec.js';
+import { CloseOnExecError, closeInheritedOnExec, closeOnExec, duplicateCloseOnExec } from '../platform/close-on-exec.js';
 import { CHILD_TERM, childEnv } from './child-env.js';
 import { helperFailure, launchProblem } from './launch-check.js';
 import { subscribe, subscribeOnce, type Listener } from './listeners.js';
@@ -51,6 +52,8 @@ export class PtySession {
   private exitInfo: ExitInfo | undefined;
   private startFailure: string | undefined;
   private sawOutput = false;
+  /** A duplicate of the master, made as the pty opens, closed with the exit or the kill. */
+  private ownMaster: number | null = null;
   private readonly dataListeners = new Set<Listener<string>>();
   private readonly exitListeners = new Set<Listener<ExitInfo>>();
 
@@ -72,7 +75,10 @@ export class PtySession {
       closeInheritedOnExec();
       const pty = ptySpawn(file, [...args], { name: CHILD_TERM, cols: options.cols, rows: options.rows, cwd, env });
       const master = masterFd(pty);
-      if (master !== undefined) closeOnExec(master);
+      if (master !== undefined) {
+        closeOnExec(master);
+        session.ownMaster = duplicateCloseOnExec(master);
+      }
       session.attach(pty);
     } catch (error) {
       if (error instanceof CloseOnExecError) {
@@ -114,9 +120,11 @@ export class PtySession {
     return this.pty && !this.exitInfo ? pendingInput(this.pty) : 0;
   }
 
-  /** The pty master's descriptor while the child runs (undefined where the platform has none). */
+  /** The pty master, as a descriptor of this session's own, while the child runs (undefined
+   * where the platform has none). node-pty closes its own when the pty reads end, which may be
+   * before the exit is known: a number read from it then may already be someone else's. */
   get master(): number | undefined {
-    return this.pty && !this.exitInfo ? masterFd(this.pty) : undefined;
+    return this.pty && !this.exitInfo && this.ownMaster !== null ? this.ownMaster : undefined;
   }
 
   /** How many writes the child has not read yet, cheaply (undefined where the pty cannot say). */
@@ -154,7 +162,19 @@ export class PtySession {
   kill(signal: NodeJS.Signals = 'SIGHUP'): void {
     if (!this.pty || this.exitInfo) return;
     this.dropUnreadInput();
+    this.closeOwnMaster();
     this.pty.kill(signal);
+  }
+
+  private closeOwnMaster(): void {
+    const fd = this.ownMaster;
+    this.ownMaster = null;
+    if (fd === null) return;
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
   }
 
   private attach(pty: IPty): void {
@@ -182,6 +202,7 @@ export class PtySession {
   private finish(info: ExitInfo): void {
     if (this.exitInfo) return;
     this.exitInfo = info;
+    this.closeOwnMaster();
     const listeners = [...this.exitListeners];
     this.exitListeners.clear();
     // Asynchronous even when the failure is known at once, so the caller can subscribe first.

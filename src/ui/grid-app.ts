@@ -149,6 +149,8 @@ export class GridApp {
   private ageTimer: NodeJS.Timeout | undefined;
   private escapeTimer: NodeJS.Timeout | undefined;
   private directRetry: NodeJS.Timeout | undefined;
+  /** A chunk's events are being handled (directKeys waits for the end). */
+  private handling = false;
   private resizeTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   private visible = new Set<number>();
@@ -280,6 +282,13 @@ export class GridApp {
   }
 
   private input(data: string, direct?: DirectWritten): void {
+    if (direct && this.keyboardTile()?.id !== direct.tileId) {
+      // The UI moved off that tile without a key (a tile added, a form back) after the keyboard
+      // thread wrote to it: those keys were that tile's, and reached it; the rest is the UI's now.
+      data = data.slice(direct.chars);
+      direct = undefined;
+      if (data === '') return this.directKeys();
+    }
     if (this.escapeTimer) clearTimeout(this.escapeTimer);
     this.escapeTimer = undefined;
     const parsed = parseInput(this.parser, data);
@@ -305,12 +314,11 @@ export class GridApp {
    */
   private directKeys(retry = 0): void {
     const { terminal, view } = this.options;
-    if (!terminal.directKeys || this.stopped) return;
+    // Not while a chunk's effects are being carried out: its own writes are not queued yet.
+    if (!terminal.directKeys || this.stopped || this.handling) return;
     if (this.directRetry) clearTimeout(this.directRetry);
     this.directRetry = undefined;
-    const ui = this.ui;
-    const ready = ui.mode === 'focus' && !ui.overlay && !ui.scroll && this.parser.pending === '' && this.parser.paste === null && !this.escapeTimer;
-    const info = ready ? view.tileInfos()[ui.selected] : undefined;
+    const info = this.keyboardTile();
     const fd = info && info.state !== 'exited' ? view.keyboardFd?.(info.id) : undefined;
     terminal.directKeys(info && fd !== undefined ? { tileId: info.id, fd, escapeKey: this.settings(info.id).escapeKey ?? this.options.escapeKey } : null);
     // A tile with this thread's own writes still queued (the key just handled here) takes keys
@@ -321,7 +329,24 @@ export class GridApp {
     }
   }
 
+  /** The tile the keyboard is the program's in: the focused one, while nothing else can take a
+   * key (an overlay, a scroll view, an escape sequence half read). */
+  private keyboardTile(): TileInfo | undefined {
+    const ui = this.ui;
+    const ready = ui.mode === 'focus' && !ui.overlay && !ui.scroll && this.parser.pending === '' && this.parser.paste === null && !this.escapeTimer;
+    return ready ? this.options.view.tileInfos()[ui.selected] : undefined;
+  }
+
   private handle(events: InputEvent[], direct?: DirectWritten): void {
+    this.handling = true;
+    try {
+      this.handleEvents(events, direct);
+    } finally {
+      this.handling = false;
+    }
+  }
+
+  private handleEvents(events: InputEvent[], direct?: DirectWritten): void {
     if (events.length === 0 || this.stopped) return;
     const infos = this.options.view.tileInfos();
     const summaries = infos.map((info) => this.summary(info));
@@ -658,6 +683,8 @@ export class GridApp {
   private markChrome(): void {
     this.chromeDirty = true;
     this.requestPaint();
+    // What changed may be which tile has the keyboard (a tile added and selected, a form back).
+    this.directKeys();
   }
 
   private markBodies(): void {

@@ -25,6 +25,9 @@ export type ToKeyboard =
   /** `fd` is the worker's own duplicate of the tile's pty master, now its to close. */
   | { type: 'target'; source: number; id: number; tileId: number; fd: number; escapeKey: string; seen: number }
   | { type: 'release'; source: number }
+  /** The main thread handled the source's chunks up to `seq` (sent every HANDLED_EVERY chunks):
+   * the worker pauses a source's reading while too many are not. */
+  | { type: 'handled'; source: number; seq: number }
   /** A client of the server's, and the token its keys connection names it by. */
   | { type: 'client'; source: number; token: string }
   /** That client is gone: its connection is closed and its target let go. */
@@ -73,6 +76,11 @@ function workerFile(): URL {
   return here.endsWith('.ts') ? new URL('../../dist/ui/keyboard-worker.js', here) : new URL('../ui/keyboard-worker.js', here);
 }
 
+/** How often the main thread tells the worker how far it has handled a source's chunks. */
+const HANDLED_EVERY = 32;
+/** How long a stopped worker has to close what it holds and leave before it is ended. */
+const STOP_GRACE_MS = 1000;
+
 interface SourceState {
   /** The last chunk handed to the listener. */
   seen: number;
@@ -85,6 +93,9 @@ export class KeyboardThread {
   private readonly sources = new Map<number, SourceState>();
   private nextId = 1;
   private stopped = false;
+  /** Stopped by `stop()`: what the worker still sends is not wanted. (After a failure it is:
+   * the chunks it read before it failed are the user's keys.) */
+  private stoppedOnPurpose = false;
   /** Resolves once the keys socket listens (at once for a terminal); rejects if it cannot. */
   readonly ready: Promise<void>;
   private settle: { resolve(): void; reject(error: Error): void } | null = null;
@@ -109,6 +120,8 @@ export class KeyboardThread {
     this.worker.on('message', (message: FromKeyboard) => this.received(message));
     this.worker.on('error', (error) => this.failed(error.message));
     this.worker.on('exit', (code) => this.failed(`it exited (${code})`));
+    // The process ends when its own work does: the thread never holds it up.
+    this.worker.unref();
   }
 
   /** A server's client, whose keys connection names it by `token`. */
@@ -125,14 +138,15 @@ export class KeyboardThread {
   /** Plain typing from `source` may go straight to `target` from now on (null: to no tile). */
   directTo(source: number, target: KeyTarget | null): void {
     if (this.stopped) return;
-    const state = this.state(source);
-    const held = state.held;
     if (target === null) {
-      if (held === null) return;
+      const state = this.sources.get(source);
+      if (!state?.held) return;
       state.held = null;
       this.post({ type: 'release', source });
       return;
     }
+    const state = this.state(source);
+    const held = state.held;
     if (held && held.tileId === target.tileId && held.fd === target.fd && held.escapeKey === target.escapeKey) return;
     const copy = duplicateCloseOnExec(target.fd);
     if (copy === null) {
@@ -144,13 +158,19 @@ export class KeyboardThread {
     this.post({ type: 'target', source, id, tileId: target.tileId, fd: copy, escapeKey: target.escapeKey, seen: state.seen });
   }
 
-  /** Synchronous, for every exit path: the worker stops reading and closes what it holds. */
+  /** Synchronous, for every exit path: the worker stops reading, closes what it holds and leaves
+   * (ended after a moment if it does not). */
   stop(): void {
+    this.stoppedOnPurpose = true;
+    this.halt();
+  }
+
+  private halt(): void {
     if (this.stopped) return;
     this.stopped = true;
     this.sources.clear();
     this.post({ type: 'stop' });
-    void this.worker.terminate();
+    setTimeout(() => void this.worker.terminate(), STOP_GRACE_MS).unref();
   }
 
   private state(source: number): SourceState {
@@ -160,18 +180,20 @@ export class KeyboardThread {
   }
 
   private received(message: FromKeyboard): void {
+    if (this.stoppedOnPurpose) return;
+    if (message.type === 'input') {
+      const state = this.state(message.source);
+      state.seen = message.seq;
+      this.stats.chunks++;
+      if (message.direct?.chars === message.data.length) this.stats.direct++;
+      // The worker lets go of its target on any chunk it did not write whole.
+      else state.held = null;
+      this.options.onInput(message.source, message.data, message.direct);
+      if (message.seq % HANDLED_EVERY === 0 && !this.stopped) this.post({ type: 'handled', source: message.source, seq: message.seq });
+      return;
+    }
     if (this.stopped) return;
     switch (message.type) {
-      case 'input': {
-        const state = this.state(message.source);
-        state.seen = message.seq;
-        this.stats.chunks++;
-        if (message.direct?.chars === message.data.length) this.stats.direct++;
-        // The worker lets go of its target on any chunk it did not write whole.
-        else state.held = null;
-        this.options.onInput(message.source, message.data, message.direct);
-        return;
-      }
       case 'refused': {
         const state = this.sources.get(message.source);
         if (state?.held?.id === message.id) state.held = null;
@@ -194,7 +216,7 @@ export class KeyboardThread {
 
   private failed(reason: string): void {
     if (this.stopped) return;
-    this.stop();
+    this.halt();
     this.settle?.reject(new Error(reason));
     this.options.onFailure(reason);
   }

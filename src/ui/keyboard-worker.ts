@@ -34,27 +34,40 @@ interface Target {
 
 interface Source {
   read: number;
+  /** The last chunk the main thread said it handled. */
+  handled: number;
   target: Target | null;
+  /** Where its keys are read from: paused while the main thread is far behind. */
+  input: { pause(): void; resume(): void } | null;
+  paused: boolean;
 }
 
 /** A client's keys connection: what it may send (as the attach socket allows). */
 const MAX_MESSAGES_PER_SECOND = 2000;
 /** A connection that has not named its client by then is dropped. */
 const TOKEN_TIMEOUT_MS = 5000;
+/** Connections not yet named, at most: the rest are closed at once. */
+const MAX_UNNAMED = 16;
+/** Chunks handed to the main thread and not yet handled, at most, before a source's reading
+ * pauses (it resumes at half): the main thread's queue is bounded as its own reading was. */
+const MAX_UNHANDLED = 256;
 
 const port = parentPort;
 if (!port) throw new Error('keyboard-worker runs as a worker thread');
 const data = workerData as KeyboardData;
 
 const sources = new Map<number, Source>();
-/** Clients the main thread announced, by token, and the connection each one has. */
-const clients = new Map<string, { source: number; socket: Socket | null }>();
+/** Tokens the main thread gave and no connection has used yet: each names its client once. */
+const tokens = new Map<string, number>();
+/** Each named client's keys connection. */
+const connections = new Map<number, Socket>();
+let unnamed = 0;
 
 const post = (message: FromKeyboard): void => port.postMessage(message);
 
 function sourceOf(id: number): Source {
   let source = sources.get(id);
-  if (!source) sources.set(id, (source = { read: 0, target: null }));
+  if (!source) sources.set(id, (source = { read: 0, handled: 0, target: null, input: null, paused: false }));
   return source;
 }
 
@@ -90,11 +103,26 @@ function keys(id: number, text: string): void {
   const chars = to && isDirectTyping(text, to.escapeKey) ? written(to.fd, text) : 0;
   if (to && chars < text.length) release(source);
   post({ type: 'input', source: id, seq: source.read, data: text, ...(to && chars > 0 ? { direct: { tileId: to.tileId, chars } } : {}) });
+  if (!source.paused && source.read - source.handled >= MAX_UNHANDLED) {
+    source.paused = true;
+    source.input?.pause();
+  }
+}
+
+function handled(id: number, seq: number): void {
+  const source = sources.get(id);
+  if (!source) return;
+  source.handled = Math.max(source.handled, seq);
+  if (source.paused && source.read - source.handled <= MAX_UNHANDLED / 2) {
+    source.paused = false;
+    source.input?.resume();
+  }
 }
 
 function readTerminal(fd: number): void {
   const input = new ReadStream(fd);
   input.setEncoding('utf8');
+  sourceOf(0).input = input;
   input.on('data', (chunk: string | Buffer) => keys(0, typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
   input.on('error', (error: Error) => post({ type: 'error', message: error.message }));
   stops.push(() => input.destroy());
@@ -102,18 +130,21 @@ function readTerminal(fd: number): void {
 
 /** A client's keys connection: a `keys` frame naming its client first, then input frames. */
 function acceptClient(socket: Socket): void {
+  if (unnamed >= MAX_UNNAMED) return void socket.destroy();
+  unnamed++;
   const decoder = new WireDecoder('client');
-  let client: { source: number; socket: Socket | null } | null = null;
+  let client: number | null = null;
   let window = { start: Date.now(), count: 0 };
   const timer = setTimeout(() => socket.destroy(), TOKEN_TIMEOUT_MS);
   const drop = (why: string) => {
-    if (client) post({ type: 'dropped', source: client.source, why });
+    if (client !== null) post({ type: 'dropped', source: client, why });
     socket.destroy();
   };
   socket.on('error', () => undefined); // 'close' follows
   socket.on('close', () => {
     clearTimeout(timer);
-    if (client && client.socket === socket) client.socket = null;
+    if (client === null) unnamed--;
+    else if (connections.get(client) === socket) connections.delete(client);
   });
   socket.on('data', (chunk: Buffer) => {
     const now = Date.now();
@@ -129,25 +160,34 @@ function acceptClient(socket: Socket): void {
     if (window.count > MAX_MESSAGES_PER_SECOND) return drop(`over ${MAX_MESSAGES_PER_SECOND} messages a second`);
     for (const message of messages) {
       if (socket.destroyed) return;
-      if (!client) {
-        const named = message.type === 'keys' ? clients.get(message.token) : undefined;
-        // A token the main thread did not give, or one already connected: not a client's.
-        if (!named || named.socket !== null) return void socket.destroy();
+      if (client === null) {
+        const token = message.type === 'keys' ? message.token : '';
+        const named = tokens.get(token);
+        // A token the main thread did not give, or one used already: not a client's.
+        if (named === undefined) return void socket.destroy();
+        tokens.delete(token);
         clearTimeout(timer);
+        unnamed--;
         client = named;
-        client.socket = socket;
-        post({ type: 'connected', source: client.source });
+        connections.set(client, socket);
+        sourceOf(client).input = socket;
+        post({ type: 'connected', source: client });
         continue;
       }
       if (message.type !== 'input') return drop(`a ${message.type} on the keys connection`);
-      keys(client.source, message.data);
+      keys(client, message.data);
     }
   });
 }
 
 function listenForClients(path: string): void {
   const server = createServer(acceptClient);
-  server.on('error', (error) => post({ type: 'error', message: `the keys socket: ${error.message}` }));
+  let listening = false;
+  // Before it listens, a failure means no keys socket (the main thread then reads keys itself);
+  // after, an error accepting one connection (no descriptor left) costs that connection alone.
+  server.on('error', (error) => {
+    if (!listening) post({ type: 'error', message: `the keys socket: ${error.message}` });
+  });
   // The attach folder is private (0700, checked by the main thread, which also removed a stale
   // socket here); the socket is made 0600 as soon as it exists all the same.
   server.listen(path, () => {
@@ -157,6 +197,7 @@ function listenForClients(path: string): void {
       post({ type: 'error', message: `the keys socket: ${(error as Error).message}` });
       return;
     }
+    listening = true;
     post({ type: 'listening' });
   });
   stops.push(() => server.close());
@@ -184,24 +225,25 @@ port.on('message', (message: ToKeyboard) => {
       if (source) release(source);
       return;
     }
+    case 'handled':
+      handled(message.source, message.seq);
+      return;
     case 'client':
-      clients.set(message.token, { source: message.source, socket: null });
+      tokens.set(message.token, message.source);
       return;
     case 'gone': {
       const source = sources.get(message.source);
       if (source) release(source);
       sources.delete(message.source);
-      for (const [token, client] of clients) {
-        if (client.source !== message.source) continue;
-        client.socket?.destroy();
-        clients.delete(token);
-      }
+      for (const [token, id] of tokens) if (id === message.source) tokens.delete(token);
+      connections.get(message.source)?.destroy();
+      connections.delete(message.source);
       return;
     }
     case 'stop':
       for (const source of sources.values()) release(source);
       for (const stop of stops.splice(0)) stop();
-      for (const client of clients.values()) client.socket?.destroy();
+      for (const socket of connections.values()) socket.destroy();
       port.close();
       return;
   }

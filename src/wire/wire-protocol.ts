@@ -9,11 +9,11 @@
  * Server → client: welcome or refused (the answer to hello), output (bytes for the terminal),
  * exit (the server let this client go: why, and the status the client ends with).
  *
- * A welcome may name a token for the server's keys socket (`<session>.keys.sock` beside the
+ * A welcome may name a token for the server's keys socket (`<session>.sock.keys` beside the
  * attach socket, read by the server's keyboard thread): a client that connects there sends a
  * `keys` frame with the token, then its input frames on that connection instead. A client that
  * does not, or a server that offers none, keeps input on the attach socket: versions on either
- * side of this still attach.
+ * side of this still attach. A token names its client once.
  */
 
 export const WIRE_VERSION = 1;

@@ -90,7 +90,8 @@ describe.skipIf(!linux)('a tile holds no descriptor of belltower', () => {
       expect(fs.readlinkSync(`/proc/${pid}/fd/1`)).toBe(own);
       expect(fs.readlinkSync(`/proc/${pid}/fd/2`)).toBe(own);
     }
-    // belltower does hold what the tiles must not: three masters and its listening sockets.
+    // belltower does hold what the tiles must not: three masters — each twice, node-pty's and the
+    // session's own for the keyboard thread (pty-session.ts) — and its listening sockets.
     const mine = descriptors(child.pid!).map((fd) => {
       try {
         return fs.readlinkSync(`/proc/${child.pid}/fd/${fd}`);
@@ -98,7 +99,7 @@ describe.skipIf(!linux)('a tile holds no descriptor of belltower', () => {
         return '';
       }
     });
-    expect(mine.filter((target) => target === '/dev/ptmx').length).toBe(3);
+    expect(mine.filter((target) => target === '/dev/ptmx').length).toBe(6);
     expect(mine.some((target) => target.startsWith('socket:'))).toBe(true);
   });
 

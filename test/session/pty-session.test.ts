@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,21 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
 }
 
 describe('PtySession', () => {
+  it('keeps a master of its own for keys from another thread while the program runs, and closes it with the exit', async () => {
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    const { session, out, exit } = spawn('sh', ['-c', 'read line; echo "got $line"; exit 0']);
+    const master = session.master;
+    expect(master).toBeGreaterThan(2);
+    // Its own: the program reads what is written there, as from node-pty's.
+    writeSync(master!, 'hello\r');
+    await waitFor(() => out.text.includes('got hello'), 'the line');
+    await exit;
+    expect(session.master).toBeUndefined();
+    // Nothing of the session's stays open: node-pty's master and this one are both closed.
+    await waitFor(() => open() === before, 'every descriptor closed');
+  });
+
   it('runs a command in a pty and reports its output and exit code', async () => {
     const { out, exit } = spawn('sh', ['-c', 'test -t 0 && test -t 1 && echo "tty ok"; exit 3']);
     expect(await exit).toEqual({ code: 3, signal: null });

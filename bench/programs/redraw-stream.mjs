@@ -3,8 +3,9 @@
  * A stand-in for a busy agent's terminal output: Ink-style redraw frames (cursor up over the last
  * frame, rewrite every line, a few of them changed) at a steady byte rate, forever.
  *
- * With BENCH_KEYS_UDP=<port> it also reads its keyboard raw and reports each keystroke it receives
- * in a UDP datagram to 127.0.0.1:<port>, so a benchmark can time keystroke → program.
+ * With BENCH_KEYS_UDP=<port> it also reads its keyboard raw and reports each read in a UDP
+ * datagram to 127.0.0.1:<port>: the moment it read (CLOCK_MONOTONIC, which every process shares:
+ * process.hrtime.bigint, 8 bytes) and the bytes, so a benchmark can time keystroke → program.
  *
  *   node bench/programs/redraw-stream.mjs <bytes-per-second> [lines-per-frame]
  */
@@ -43,5 +44,9 @@ if (port > 0 && process.stdin.isTTY) {
   const socket = dgram.createSocket('udp4');
   socket.unref();
   process.stdin.setRawMode(true);
-  process.stdin.on('data', (data) => socket.send(data, port, '127.0.0.1'));
+  process.stdin.on('data', (data) => {
+    const at = Buffer.alloc(8);
+    at.writeBigUInt64BE(process.hrtime.bigint());
+    socket.send(Buffer.concat([at, data]), port, '127.0.0.1');
+  });
 }

@@ -110,6 +110,8 @@ export class KeyboardThread {
             this.settle = { resolve, reject };
           });
     this.ready.catch(() => undefined); // a failure is also onFailure's
+    // The terminal is source 0 from the start; a server's clients come with addClient.
+    if (options.input.kind === 'terminal') this.sources.set(0, { seen: 0, held: null });
     this.worker = new Worker(workerFile(), {
       workerData: options.input,
       // Its whole job is a read and a write: the smallest heap V8 allows keeps its memory small.
@@ -126,7 +128,9 @@ export class KeyboardThread {
 
   /** A server's client, whose keys connection names it by `token`. */
   addClient(source: number, token: string): void {
-    if (!this.stopped) this.post({ type: 'client', source, token });
+    if (this.stopped) return;
+    this.sources.set(source, { seen: 0, held: null });
+    this.post({ type: 'client', source, token });
   }
 
   /** That client is gone: its keys connection is closed. */
@@ -145,7 +149,8 @@ export class KeyboardThread {
       this.post({ type: 'release', source });
       return;
     }
-    const state = this.state(source);
+    const state = this.sources.get(source);
+    if (!state) return; // a client that is gone
     const held = state.held;
     if (held && held.tileId === target.tileId && held.fd === target.fd && held.escapeKey === target.escapeKey) return;
     const copy = duplicateCloseOnExec(target.fd);
@@ -168,21 +173,15 @@ export class KeyboardThread {
   private halt(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.sources.clear();
     this.post({ type: 'stop' });
     setTimeout(() => void this.worker.terminate(), STOP_GRACE_MS).unref();
-  }
-
-  private state(source: number): SourceState {
-    let state = this.sources.get(source);
-    if (!state) this.sources.set(source, (state = { seen: 0, held: null }));
-    return state;
   }
 
   private received(message: FromKeyboard): void {
     if (this.stoppedOnPurpose) return;
     if (message.type === 'input') {
-      const state = this.state(message.source);
+      const state = this.sources.get(message.source);
+      if (!state) return; // keys of a client that is gone
       state.seen = message.seq;
       this.stats.chunks++;
       if (message.direct?.chars === message.data.length) this.stats.direct++;

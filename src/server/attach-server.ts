@@ -17,7 +17,8 @@ import { listenPrivate, removeSocket, SocketBusyError } from '../platform/privat
 import type { Logger } from '../platform/logger.js';
 import { KeyboardThread } from '../ui/keyboard-thread.js';
 import { keysSocketPath } from '../wire/attach-socket-path.js';
-import { encode, WIRE_VERSION, WireDecoder, WireError } from '../wire/wire-protocol.js';
+import { ClientFrames } from '../wire/client-frames.js';
+import { encode, WIRE_VERSION } from '../wire/wire-protocol.js';
 import type { Hello } from '../wire/wire-protocol.js';
 import { ClientLink } from './client-link.js';
 
@@ -27,8 +28,6 @@ export { attachDir, attachSocketPath } from '../wire/attach-socket-path.js';
 export const HELLO_TIMEOUT_MS = 5000;
 /** Clients attached at once, at most (each has a grid of its own to draw). */
 export const MAX_CLIENTS = 16;
-/** Messages a client may send a second; a client far over it is not a person typing. */
-export const MAX_MESSAGES_PER_SECOND = 2000;
 
 export interface AttachServerOptions {
   session: string;
@@ -152,9 +151,8 @@ export class AttachServer {
 
   private accept(socket: Socket): void {
     this.sockets.add(socket);
-    const decoder = new WireDecoder('client');
+    const frames = new ClientFrames();
     let link: ClientLink | null = null;
-    let window = { start: Date.now(), count: 0 };
     let helloTimer: NodeJS.Timeout | undefined;
     // Read once the keyboard thread is settled (its welcome may name the keys socket); the hello's
     // time starts then.
@@ -184,17 +182,8 @@ export class AttachServer {
       }
     });
     socket.on('data', (chunk: Buffer) => {
-      const now = Date.now();
-      if (now - window.start >= 1000) window = { start: now, count: 0 };
-      let messages;
-      try {
-        messages = decoder.push(chunk);
-      } catch (error) {
-        if (error instanceof WireError) return drop(error.message);
-        throw error;
-      }
-      window.count += messages.length;
-      if (window.count > MAX_MESSAGES_PER_SECOND) return drop(`over ${MAX_MESSAGES_PER_SECOND} messages a second`);
+      const messages = frames.push(chunk);
+      if (typeof messages === 'string') return drop(messages);
       for (const message of messages) {
         if (socket.destroyed) return;
         if (!link) {

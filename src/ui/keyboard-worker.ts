@@ -21,7 +21,7 @@ import type { Socket } from 'node:net';
 import { ReadStream } from 'node:tty';
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { WireDecoder, WireError } from '../wire/wire-protocol.js';
+import { ClientFrames } from '../wire/client-frames.js';
 import { isDirectTyping } from './direct-keys.js';
 import type { FromKeyboard, KeyboardData, ToKeyboard } from './keyboard-thread.js';
 
@@ -42,8 +42,6 @@ interface Source {
   paused: boolean;
 }
 
-/** A client's keys connection: what it may send (as the attach socket allows). */
-const MAX_MESSAGES_PER_SECOND = 2000;
 /** A connection that has not named its client by then is dropped. */
 const TOKEN_TIMEOUT_MS = 5000;
 /** Connections not yet named, at most: the rest are closed at once. */
@@ -132,9 +130,8 @@ function readTerminal(fd: number): void {
 function acceptClient(socket: Socket): void {
   if (unnamed >= MAX_UNNAMED) return void socket.destroy();
   unnamed++;
-  const decoder = new WireDecoder('client');
+  const frames = new ClientFrames();
   let client: number | null = null;
-  let window = { start: Date.now(), count: 0 };
   const timer = setTimeout(() => socket.destroy(), TOKEN_TIMEOUT_MS);
   const drop = (why: string) => {
     if (client !== null) post({ type: 'dropped', source: client, why });
@@ -147,17 +144,8 @@ function acceptClient(socket: Socket): void {
     else if (connections.get(client) === socket) connections.delete(client);
   });
   socket.on('data', (chunk: Buffer) => {
-    const now = Date.now();
-    if (now - window.start >= 1000) window = { start: now, count: 0 };
-    let messages;
-    try {
-      messages = decoder.push(chunk);
-    } catch (error) {
-      if (error instanceof WireError) return drop(error.message);
-      throw error;
-    }
-    window.count += messages.length;
-    if (window.count > MAX_MESSAGES_PER_SECOND) return drop(`over ${MAX_MESSAGES_PER_SECOND} messages a second`);
+    const messages = frames.push(chunk);
+    if (typeof messages === 'string') return drop(messages);
     for (const message of messages) {
       if (socket.destroyed) return;
       if (client === null) {

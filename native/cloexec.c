@@ -18,15 +18,23 @@
 #include <string.h>
 #endif
 
-static napi_value set_cloexec(napi_env env, napi_callback_info info) {
+/* The one argument both calls take, a file descriptor: -1 (and a TypeError thrown) when it is not
+ * one. */
+static int32_t fd_argument(napi_env env, napi_callback_info info, const char *message) {
   size_t argc = 1;
   napi_value argv[1];
   int32_t fd = -1;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
       napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
-    napi_throw_type_error(env, NULL, "setCloexec takes a file descriptor");
-    return NULL;
+    napi_throw_type_error(env, NULL, message);
+    return -1;
   }
+  return fd;
+}
+
+static napi_value set_cloexec(napi_env env, napi_callback_info info) {
+  int32_t fd = fd_argument(env, info, "setCloexec takes a file descriptor");
+  if (fd < 0) return NULL;
 #ifndef _WIN32
   int flags = fcntl(fd, F_GETFD);
   if (flags == -1 || fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == -1) {
@@ -44,14 +52,8 @@ static napi_value set_cloexec(napi_env env, napi_callback_info info) {
 }
 
 static napi_value dup_cloexec(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  int32_t fd = -1;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
-      napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
-    napi_throw_type_error(env, NULL, "dupCloexec takes a file descriptor");
-    return NULL;
-  }
+  int32_t fd = fd_argument(env, info, "dupCloexec takes a file descriptor");
+  if (fd < 0) return NULL;
   int copy = -1;
 #ifndef _WIN32
   /* Above stderr: a duplicate must never land on 0, 1 or 2. */

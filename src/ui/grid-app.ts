@@ -231,7 +231,6 @@ export class GridApp {
       view.onChange(() => {
         this.markChrome();
         this.notifications.changed();
-        this.directKeys();
       }),
       view.onActivity((id) => {
         if (this.visible.has(id)) this.markBodies();
